@@ -1,0 +1,90 @@
+// @ctxpipe/core: the item model, the importers, the pipeline and its default plugins.
+
+// Errors
+export { BudgetExceededError } from "./errors/budget-exceeded-error.js";
+export { ContextValidationError, type ValidationIssue } from "./errors/context-validation-error.js";
+export { CtxpipeError } from "./errors/ctxpipe-error.js";
+export { ERROR_CODES, type ErrorCode } from "./errors/error-codes.js";
+export { type InputIssue, InvalidInputError } from "./errors/invalid-input-error.js";
+export { PipelineFrozenError } from "./errors/pipeline-frozen-error.js";
+export { PluginError } from "./errors/plugin-error.js";
+export { PluginOptionsError } from "./errors/plugin-options-error.js";
+export { RendererNotFoundError } from "./errors/renderer-not-found-error.js";
+
+// Item model
+export { type Attachment, attachmentSchema } from "./model/attachment.js";
+export { isBlank } from "./model/is-blank.js";
+export {
+  ITEM_TYPES,
+  type Item,
+  type ItemInput,
+  type ItemOf,
+  type ItemRole,
+  type ItemType,
+  itemSchema,
+} from "./model/item.js";
+export { type ItemMetadata, itemMetadataSchema } from "./model/item-metadata.js";
+export { itemText } from "./model/item-text.js";
+export { orderItems } from "./model/order-items.js";
+export { parseItems } from "./model/parse-items.js";
+export { type ToolCall, type ToolCallInput, toolCallSchema } from "./model/tool-call.js";
+export { computeTurnGroups, type TurnGroup, type TurnGroups } from "./model/turn-groups.js";
+
+// Pipeline
+export type { BuildOptions, SystemPartInput } from "./pipeline/build-options.js";
+export type { BudgetReport, BuildReport, Decision, ReportEntry, ReportEvent } from "./pipeline/build-report.js";
+export type { BuildMetadata, BuildResult } from "./pipeline/build-result.js";
+export type { DefaultPluginName, DefaultPluginSettings } from "./pipeline/default-plugins.js";
+export { createPipeline, Pipeline, type PipelineOptions } from "./pipeline/pipeline.js";
+export type {
+  Items,
+  ItemsHook,
+  ItemsTapResult,
+  PipelineHooks,
+  PipelinePlugin,
+  PluginHost,
+  RenderHook,
+  RenderHookMap,
+  TapOptions,
+  TokenizerHook,
+  ValidateHook,
+} from "./pipeline/pipeline-hooks.js";
+export { STAGE, STAGE_LABELS, STAGES, type StageLabel, type StageName } from "./pipeline/stage.js";
+export type {
+  Budget,
+  DecisionRecorder,
+  RenderContext,
+  RenderResult,
+  StageContext,
+  SystemPart,
+  SystemPromptParts,
+  ValidateContext,
+  ValidationIssueInput,
+} from "./pipeline/stage-context.js";
+export { SYSTEM_PROMPT_ID } from "./pipeline/system-prompt-id.js";
+
+// Default plugins
+export { EstimatingTokenizerPlugin } from "./plugins/estimating-tokenizer-plugin.js";
+export { FilterPlugin, type FilterPluginOptions } from "./plugins/filter-plugin.js";
+export { InsertSystemPlugin, type InsertSystemPluginOptions } from "./plugins/insert-system-plugin.js";
+export { parsePluginOptions } from "./plugins/parse-plugin-options.js";
+export { RepairOrphansPlugin, type RepairOrphansPluginOptions } from "./plugins/repair-orphans-plugin.js";
+export { VALIDATION_RULES, ValidatePlugin, type ValidatePluginOptions } from "./plugins/validate-plugin.js";
+
+// OpenAI Chat Completions renderer
+export { countOpenAIChatMessageTokens, countOpenAIChatTokens } from "./renderers/openai-chat/count-openai-chat-tokens.js";
+export type {
+  OpenAIChatContentPart,
+  OpenAIChatMessage,
+  OpenAIChatRequest,
+  OpenAIChatTool,
+  OpenAIChatToolCall,
+} from "./renderers/openai-chat/openai-chat-request.js";
+export { OpenAIChatRendererPlugin, type OpenAIChatRendererPluginOptions } from "./renderers/openai-chat/openai-chat-renderer-plugin.js";
+export { renderOpenAIChatMessage, summaryHeading } from "./renderers/openai-chat/render-openai-chat-message.js";
+
+// Specifications third parties implement
+export type { RendererName, RendererOutputMap } from "./spec/renderer-output-map.js";
+export type { Tokenizer, TokenizerRequest } from "./spec/tokenizer.js";
+export { type ToolDefinition, type ToolDefinitionInput, toolDefinitionSchema } from "./spec/tool-definition.js";
+export { estimatingTokenizer } from "./tokenizers/estimating-tokenizer.js";

@@ -1,0 +1,68 @@
+// Validates items given to build() (or produced by an importer) and turns zod's issues into one
+// InvalidInputError that names each item's index, id and field.
+import type { z } from "zod";
+import { type InputIssue, InvalidInputError } from "../errors/invalid-input-error.js";
+import { ITEM_TYPES, type Item, type ItemInput, itemSchema } from "./item.js";
+
+// Items are treated as immutable: an object validated once is not validated again on the next
+// build, so rebuilding after one new message costs one validation, not the whole history.
+const validated = new WeakMap<object, Item>();
+
+export function readRecordId(record: unknown): string | undefined {
+  if (typeof record !== "object" || record === null) return undefined;
+  const id = (record as { id?: unknown }).id;
+  return typeof id === "string" && id.length > 0 ? id : typeof id === "number" ? String(id) : undefined;
+}
+
+export function issuesFromZod(index: number, id: string | undefined, error: z.ZodError, prefix: ReadonlyArray<string | number> = []): InputIssue[] {
+  return error.issues.map((issue) => ({
+    index,
+    id,
+    path: [...prefix, ...issue.path.map((part) => (typeof part === "symbol" ? String(part) : part))],
+    message: describeZodIssue(issue),
+  }));
+}
+
+function describeZodIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_union" && issue.path.at(-1) === "type") {
+    return `unknown item type; expected one of ${ITEM_TYPES.join(", ")}`;
+  }
+  return issue.message;
+}
+
+export function parseItem(input: ItemInput, index: number): Item | InputIssue[] {
+  if (typeof input === "object" && input !== null) {
+    const cached = validated.get(input);
+    if (cached !== undefined) return cached;
+  }
+  const result = itemSchema.safeParse(input);
+  if (!result.success) return issuesFromZod(index, readRecordId(input), result.error);
+  if (typeof input === "object" && input !== null) validated.set(input, result.data);
+  return result.data;
+}
+
+/** Validates a list of items; throws one InvalidInputError listing every problem, duplicate ids included. */
+export function parseItems(inputs: ReadonlyArray<ItemInput>, source = "item"): Item[] {
+  if (!Array.isArray(inputs)) {
+    throw new InvalidInputError(source, [{ index: 0, id: undefined, path: [], message: "expected an array of items" }]);
+  }
+  const items: Item[] = [];
+  const issues: InputIssue[] = [];
+  const firstIndexById = new Map<string, number>();
+  inputs.forEach((input, index) => {
+    const parsed = parseItem(input, index);
+    if (Array.isArray(parsed)) {
+      issues.push(...parsed);
+      return;
+    }
+    const earlier = firstIndexById.get(parsed.id);
+    if (earlier !== undefined) {
+      issues.push({ index, id: parsed.id, path: ["id"], message: `duplicate id: item ${earlier} has the same id` });
+      return;
+    }
+    firstIndexById.set(parsed.id, index);
+    items.push(parsed);
+  });
+  if (issues.length > 0) throw new InvalidInputError(source, issues);
+  return items;
+}

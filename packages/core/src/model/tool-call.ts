@@ -1,0 +1,17 @@
+// A call the assistant made to a tool or a skill. Arguments stay the JSON text the model produced:
+// re-serialising would alter what the user stored, and broken JSON must survive to be repaired.
+import { z } from "zod";
+
+export const toolCallSchema = z.object({
+  id: z.string().min(1, "a tool call needs a non-empty id"),
+  name: z.string().min(1, "a tool call needs a non-empty name"),
+  /** JSON text of the arguments, exactly as the model produced it. */
+  arguments: z.string(),
+  /** Skills are rendered as tools for chat providers and as `<skill_call>` in XML. */
+  kind: z.enum(["tool", "skill"]).default("tool"),
+  /** Seed 001's call status, e.g. "pending" or "completed". */
+  status: z.string().optional(),
+});
+
+export type ToolCall = z.output<typeof toolCallSchema>;
+export type ToolCallInput = z.input<typeof toolCallSchema>;

@@ -1,0 +1,151 @@
+// The one context object of a build. Taps see it through the StageContext / ValidateContext
+// interfaces; the pipeline reaches its internals (events, issues, the current tap) through
+// `internalsOf`, which plugins cannot import.
+import { type ValidationIssue } from "../errors/context-validation-error.js";
+import type { Item } from "../model/item.js";
+import { itemText } from "../model/item-text.js";
+import type { TurnGroups } from "../model/turn-groups.js";
+import type { Tokenizer } from "../spec/tokenizer.js";
+import type { ToolDefinition } from "../spec/tool-definition.js";
+import type { BuildOptions } from "./build-options.js";
+import type { Decision, ReportEvent } from "./build-report.js";
+import type { StageLabel } from "./stage.js";
+import type {
+  Budget,
+  DecisionRecorder,
+  SystemPart,
+  SystemPromptParts,
+  ValidateContext,
+  ValidationIssueInput,
+} from "./stage-context.js";
+
+// Token counts survive across builds: items are immutable and the same validated item object comes
+// back for the same input object, so a rebuild only counts what is new.
+const tokenCache = new WeakMap<Tokenizer, WeakMap<Item, number>>();
+
+export function countItemTokens(tokenizer: Tokenizer, item: Item): number {
+  let perItem = tokenCache.get(tokenizer);
+  if (perItem === undefined) {
+    perItem = new WeakMap();
+    tokenCache.set(tokenizer, perItem);
+  }
+  let count = perItem.get(item);
+  if (count === undefined) {
+    count = tokenizer.count(itemText(item));
+    perItem.set(item, count);
+  }
+  return count;
+}
+
+export interface BuildContextInit {
+  readonly options: Readonly<BuildOptions>;
+  readonly renderer: string;
+  readonly tokenizer: Tokenizer;
+  readonly budget: Budget | undefined;
+  readonly tools: ReadonlyArray<ToolDefinition>;
+  readonly inputItems: ReadonlyArray<Item>;
+  readonly turns: TurnGroups;
+}
+
+export interface BuildContextInternals {
+  stage: StageLabel;
+  plugin: string;
+  /** Ids the running tap recorded a decision for, so implicit attribution does not repeat it. */
+  readonly touched: Set<string>;
+  readonly events: Map<string, ReportEvent[]>;
+  readonly issues: ValidationIssue[];
+  readonly warnings: string[];
+  enterTap(plugin: string): void;
+  record(id: string, decision: Decision, reason: string, relatedId?: string): void;
+}
+
+const internals = new WeakMap<object, BuildContextInternals>();
+
+export function internalsOf(context: object): BuildContextInternals {
+  const found = internals.get(context);
+  if (found === undefined) throw new TypeError("not a ctxpipe build context");
+  return found;
+}
+
+function idOf(item: Item | string): string {
+  return typeof item === "string" ? item : item.id;
+}
+
+export function createBuildContext(init: BuildContextInit): ValidateContext {
+  const state: BuildContextInternals = {
+    stage: "compress",
+    plugin: "ctxpipe",
+    touched: new Set(),
+    events: new Map(),
+    issues: [],
+    warnings: [],
+    enterTap(plugin) {
+      state.plugin = plugin;
+      state.touched.clear();
+    },
+    record(id, decision, reason, relatedId) {
+      const event: ReportEvent =
+        relatedId === undefined
+          ? { decision, stage: state.stage, plugin: state.plugin, reason }
+          : { decision, stage: state.stage, plugin: state.plugin, reason, relatedId };
+      const list = state.events.get(id);
+      if (list === undefined) state.events.set(id, [event]);
+      else list.push(event);
+      state.touched.add(id);
+    },
+  };
+
+  const parts: SystemPart[] = [];
+  const system: SystemPromptParts = {
+    add(part) {
+      const order = part.order ?? 0;
+      if (typeof part.text !== "string") throw new TypeError("a system part needs text");
+      if (!Number.isFinite(order)) throw new TypeError("a system part's order must be a finite number");
+      parts.push({ id: part.id ?? `system-${parts.length}`, text: part.text, order, addedBy: state.plugin });
+    },
+    list() {
+      // Sort is stable: equal orders keep the order they were added in.
+      return [...parts].sort((left, right) => left.order - right.order);
+    },
+  };
+
+  const report: DecisionRecorder = {
+    drop: (item, reason) => state.record(idOf(item), "dropped", reason),
+    repair: (item, reason) => state.record(idOf(item), "repaired", reason),
+    synthesize: (item, reason) => state.record(idOf(item), "synthesized", reason),
+    merge: (item, intoId, reason) => state.record(idOf(item), "merged", reason, intoId),
+    summarize: (item, summaryId, reason) => state.record(idOf(item), "summarized", reason, summaryId),
+  };
+
+  const context: ValidateContext = {
+    get stage() {
+      return state.stage;
+    },
+    options: init.options,
+    renderer: init.renderer,
+    model: init.options.model,
+    tokenizer: init.tokenizer,
+    budget: init.budget,
+    tools: init.tools,
+    inputItems: init.inputItems,
+    turns: init.turns,
+    system,
+    report,
+    countTokens: (item) => countItemTokens(init.tokenizer, item),
+    warn(message) {
+      state.warnings.push(`[${state.plugin}] ${message}`);
+    },
+    issue(issue: ValidationIssueInput) {
+      const recorded: ValidationIssue = {
+        rule: issue.rule,
+        message: issue.message,
+        plugin: state.plugin,
+        ...(issue.item === undefined ? {} : { itemId: issue.item.id }),
+        ...(issue.position === undefined ? {} : { position: issue.position }),
+      };
+      state.issues.push(recorded);
+    },
+  };
+  internals.set(context, state);
+  return context;
+}

@@ -1,0 +1,36 @@
+// Options of one build. Plugin packages add their own per-build inputs by declaration merging:
+//
+//   declare module "@ctxpipe/core" {
+//     interface BuildOptions { runContext?: RunContext }
+//   }
+import type { RendererName } from "../spec/renderer-output-map.js";
+import type { Tokenizer } from "../spec/tokenizer.js";
+import type { ToolDefinitionInput } from "../spec/tool-definition.js";
+
+/** A piece of the system prompt. Parts are merged into one leading system message, lowest order first. */
+export interface SystemPartInput {
+  /** Names the part in the report; defaults to "system-<position>". */
+  readonly id?: string;
+  readonly text: string;
+  /** Lower comes first; equal orders keep the order they were added in. Default 0. */
+  readonly order?: number;
+}
+
+export interface BuildOptions<R extends RendererName = RendererName> {
+  /** Which renderer produces the request. Default "openai". */
+  renderer?: R;
+  /** The model the request is for; passed to renderers and tokenizer plugins. */
+  model?: string;
+  /** System prompt text, or parts merged in order into one leading system message. */
+  system?: string | ReadonlyArray<string | SystemPartInput>;
+  /** Seed 000's switch: false leaves the system prompt out entirely. Default true. */
+  includeSystemPrompt?: boolean;
+  /** Tools the model may call; renderers put them in the provider's format and count them. */
+  tools?: ReadonlyArray<ToolDefinitionInput>;
+  /** The model's input window: the rendered request plus reserveOutputTokens must fit in it. */
+  maxTokens?: number;
+  /** Tokens kept free for the model's answer. Default 0. */
+  reserveOutputTokens?: number;
+  /** Counts tokens for this build, overriding the tokenizer plugins. */
+  tokenizer?: Tokenizer;
+}

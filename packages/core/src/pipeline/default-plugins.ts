@@ -1,0 +1,27 @@
+// The plugins every pipeline starts with, each replaceable: pass a plugin with the same name, or
+// switch one off with `defaults: { filter: false }`.
+import { EstimatingTokenizerPlugin } from "../plugins/estimating-tokenizer-plugin.js";
+import { FilterPlugin } from "../plugins/filter-plugin.js";
+import { InsertSystemPlugin } from "../plugins/insert-system-plugin.js";
+import { RepairOrphansPlugin } from "../plugins/repair-orphans-plugin.js";
+import { ValidatePlugin } from "../plugins/validate-plugin.js";
+import { OpenAIChatRendererPlugin } from "../renderers/openai-chat/openai-chat-renderer-plugin.js";
+import type { PipelinePlugin } from "./pipeline-hooks.js";
+
+const FACTORIES = {
+  filter: () => new FilterPlugin(),
+  repairOrphans: () => new RepairOrphansPlugin(),
+  insertSystem: () => new InsertSystemPlugin(),
+  validate: () => new ValidatePlugin(),
+  openaiRenderer: () => new OpenAIChatRendererPlugin(),
+  tokenizer: () => new EstimatingTokenizerPlugin(),
+} as const satisfies Record<string, () => PipelinePlugin>;
+
+export type DefaultPluginName = keyof typeof FACTORIES;
+export type DefaultPluginSettings = Partial<Record<DefaultPluginName, boolean>>;
+
+export function defaultPlugins(settings: boolean | DefaultPluginSettings): PipelinePlugin[] {
+  if (settings === false) return [];
+  const chosen = settings === true ? {} : settings;
+  return (Object.keys(FACTORIES) as DefaultPluginName[]).filter((name) => chosen[name] !== false).map((name) => FACTORIES[name]());
+}

@@ -1,0 +1,217 @@
+// The pipeline: plugins tap its stage hooks; build() runs compress → filter → repair-orphans →
+// insert-system → validate → render over the canonical items and returns the request and the report.
+import { z } from "zod";
+import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
+import { ContextValidationError } from "../errors/context-validation-error.js";
+import { CtxpipeError } from "../errors/ctxpipe-error.js";
+import { ERROR_CODES } from "../errors/error-codes.js";
+import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
+import { PluginError } from "../errors/plugin-error.js";
+import { PluginOptionsError } from "../errors/plugin-options-error.js";
+import { RendererNotFoundError } from "../errors/renderer-not-found-error.js";
+import type { Item, ItemInput } from "../model/item.js";
+import { orderItems } from "../model/order-items.js";
+import { parseItems } from "../model/parse-items.js";
+import { computeTurnGroups } from "../model/turn-groups.js";
+import type { RendererName, RendererOutputMap } from "../spec/renderer-output-map.js";
+import type { Tokenizer } from "../spec/tokenizer.js";
+import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
+import { assembleReport } from "./assemble-report.js";
+import { countItemTokens, createBuildContext, internalsOf } from "./build-context.js";
+import type { BuildOptions, SystemPartInput } from "./build-options.js";
+import type { BuildResult } from "./build-result.js";
+import { createPipelineHooks, type RunnableHooks } from "./create-pipeline-hooks.js";
+import { type DefaultPluginSettings, defaultPlugins } from "./default-plugins.js";
+import type { Items, PipelineHooks, PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
+import { STAGE_LABELS, STAGES } from "./stage.js";
+import type { Budget, StageContext } from "./stage-context.js";
+import { createTapOnlyHooks, type HookGuard } from "./tap-only-hooks.js";
+import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
+
+export interface PipelineOptions {
+  /** Plugins to register, in order. A plugin with the same name as a default plugin replaces it. */
+  readonly plugins?: ReadonlyArray<PipelinePlugin>;
+  /** The default plugins to register: true (all, the default), false (none), or per plugin. */
+  readonly defaults?: boolean | DefaultPluginSettings;
+}
+
+const buildOptionsSchema = z.object({
+  renderer: z.string().min(1).optional(),
+  model: z.string().optional(),
+  includeSystemPrompt: z.boolean().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  reserveOutputTokens: z.number().int().nonnegative().optional(),
+});
+
+function checkPlugin(plugin: unknown): asserts plugin is PipelinePlugin {
+  const candidate = plugin as Partial<PipelinePlugin> | null;
+  if (typeof candidate !== "object" || candidate === null || typeof candidate.name !== "string" || candidate.name.length === 0 || typeof candidate.apply !== "function") {
+    const name = typeof candidate?.name === "string" && candidate.name.length > 0 ? candidate.name : "(unnamed plugin)";
+    throw new PluginOptionsError(name, "  a plugin is an object { name: string, apply(pipeline): void }");
+  }
+}
+
+function systemPartsOf(system: BuildOptions["system"]): SystemPartInput[] {
+  if (system === undefined) return [];
+  if (typeof system === "string") return system.length === 0 ? [] : [{ text: system }];
+  return system.map((part) => (typeof part === "string" ? { text: part } : part));
+}
+
+export class Pipeline implements PluginHost {
+  /** Tap-only hooks: what plugins use. */
+  readonly hooks: PipelineHooks;
+  readonly #raw: RunnableHooks;
+  readonly #guard: HookGuard & { frozen: boolean };
+  readonly #options: PipelineOptions;
+  readonly #plugins: PipelinePlugin[] = [];
+
+  constructor(options: PipelineOptions = {}) {
+    this.#options = options;
+    this.#raw = createPipelineHooks();
+    this.#guard = { frozen: false, renderers: new Set() };
+    this.hooks = createTapOnlyHooks(this.#raw, this.#guard);
+    const userPlugins = options.plugins ?? [];
+    userPlugins.forEach(checkPlugin);
+    const replaced = new Set(userPlugins.map((plugin) => plugin.name));
+    for (const plugin of defaultPlugins(options.defaults ?? true)) {
+      if (!replaced.has(plugin.name)) this.#apply(plugin);
+    }
+    for (const plugin of userPlugins) this.use(plugin);
+  }
+
+  /** Whether the pipeline has built: a frozen pipeline takes no more plugins. */
+  get frozen(): boolean {
+    return this.#guard.frozen;
+  }
+
+  /** Registers a plugin. Throws PipelineFrozenError once the pipeline has built. */
+  use(plugin: PipelinePlugin): this {
+    checkPlugin(plugin);
+    if (this.#guard.frozen) throw new PipelineFrozenError(plugin.name);
+    this.#apply(plugin);
+    this.#plugins.push(plugin);
+    return this;
+  }
+
+  /** An unfrozen pipeline with the same options and plugins, to which more plugins can be added. */
+  clone(): Pipeline {
+    return new Pipeline({ ...this.#options, plugins: [...this.#plugins] });
+  }
+
+  #apply(plugin: PipelinePlugin): void {
+    try {
+      plugin.apply({ hooks: this.hooks });
+    } catch (error) {
+      if (CtxpipeError.isInstance(error)) throw error;
+      throw new PluginError(plugin.name, "apply", error);
+    }
+  }
+
+  /** Builds the request for the chosen renderer (default "openai") from the items. */
+  async build<R extends RendererName = "openai">(items: ReadonlyArray<ItemInput>, options: BuildOptions<R> = {}): Promise<BuildResult<RendererOutputMap[R]>> {
+    this.#guard.frozen = true;
+    const checked = buildOptionsSchema.safeParse(options);
+    if (!checked.success) throw new PluginOptionsError("build()", z.prettifyError(checked.error));
+
+    const parsed = parseItems(items);
+    const ordered = orderItems(parsed);
+    const renderer = options.renderer ?? "openai";
+    const tokenizer = this.#resolveTokenizer(options);
+    const tools = this.#parseTools(options.tools);
+    const budget = this.#budgetOf(options);
+
+    const context = createBuildContext({ options, renderer, tokenizer, budget, tools, inputItems: ordered, turns: computeTurnGroups(ordered) });
+    const internals = internalsOf(context);
+    internals.enterTap("build options");
+    for (const part of systemPartsOf(options.system)) context.system.add(part);
+
+    let current: Items = ordered;
+    for (const stage of STAGES) {
+      if (stage === "validate" || stage === "render") break;
+      internals.stage = STAGE_LABELS[stage];
+      current = await this.#raw[stage].promise(current, context as StageContext);
+    }
+
+    internals.stage = "validate";
+    await this.#raw.validate.promise(current, context);
+    if (internals.issues.length > 0) throw new ContextValidationError(internals.issues);
+
+    internals.stage = "render";
+    const renderHook = this.#raw.render.get(renderer);
+    if (renderHook === undefined || !renderHook.isUsed()) throw new RendererNotFoundError(renderer, [...this.#guard.renderers].sort());
+    const rendered = await renderHook.promise(current, context);
+    if (rendered === undefined) throw new RendererNotFoundError(renderer, [...this.#guard.renderers].sort());
+    const renderPlugin = internals.plugin;
+
+    if (budget !== undefined && rendered.tokenCount > budget.available) {
+      throw new BudgetExceededError(rendered.tokenCount, budget.available, tokenizer.exact);
+    }
+
+    const assembled = assembleReport({
+      inputItems: parsed,
+      finalItems: current,
+      internals,
+      renderPlugin,
+      messageIndexById: rendered.messageIndexById,
+      countTokens: (item: Item) => countItemTokens(tokenizer, item),
+    });
+    const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
+    const systemIncluded = systemPrompt !== undefined && assembled.synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID);
+    const filteredCount = assembled.entries.filter(
+      (entry) => entry.type !== "system" && entry.history.some((event) => event.stage === "filter" && event.decision === "dropped"),
+    ).length;
+
+    return {
+      request: rendered.request as RendererOutputMap[R],
+      tokenCount: rendered.tokenCount,
+      tokenCountExact: tokenizer.exact,
+      includedIds: assembled.includedIds,
+      excludedIds: assembled.excludedIds,
+      metadata: {
+        inputCount: parsed.length,
+        outputCount: rendered.messageCount,
+        filteredCount,
+        systemPromptIncluded: systemIncluded,
+        systemPromptLength: systemIncluded && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0,
+      },
+      report: {
+        entries: assembled.entries,
+        synthesized: assembled.synthesized,
+        renderer,
+        tokenizer: { name: tokenizer.name, exact: tokenizer.exact },
+        budget: budget === undefined ? undefined : { ...budget, used: rendered.tokenCount },
+        warnings: internals.warnings,
+      },
+    };
+  }
+
+  #resolveTokenizer(options: BuildOptions): Tokenizer {
+    if (options.tokenizer !== undefined) return options.tokenizer;
+    const tokenizer = this.#raw.tokenizer.call({ model: options.model });
+    if (tokenizer === undefined) {
+      throw new CtxpipeError(
+        ERROR_CODES.TOKENIZER_NOT_FOUND,
+        `No tokenizer for model "${options.model ?? "(none)"}": pass options.tokenizer, or register a tokenizer plugin (the default EstimatingTokenizerPlugin is switched off).`,
+      );
+    }
+    return tokenizer;
+  }
+
+  #parseTools(tools: BuildOptions["tools"]): ToolDefinition[] {
+    if (tools === undefined) return [];
+    const parsed = z.array(toolDefinitionSchema).safeParse(tools);
+    if (!parsed.success) throw new PluginOptionsError("build()", z.prettifyError(parsed.error).replaceAll("→ at ", "→ at tools"));
+    return parsed.data;
+  }
+
+  #budgetOf(options: BuildOptions): Budget | undefined {
+    if (options.maxTokens === undefined) return undefined;
+    const reserveOutputTokens = options.reserveOutputTokens ?? 0;
+    return { maxTokens: options.maxTokens, reserveOutputTokens, available: options.maxTokens - reserveOutputTokens };
+  }
+}
+
+/** Creates a pipeline with the default plugins plus the given ones. */
+export function createPipeline(options: PipelineOptions = {}): Pipeline {
+  return new Pipeline(options);
+}

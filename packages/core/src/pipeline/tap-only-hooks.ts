@@ -1,0 +1,198 @@
+// Builds the tap-only hooks plugins see. Every tap is wrapped here, so that:
+// - anything it throws becomes a PluginError naming the plugin and the hook;
+// - what it returns is checked (a stage must return valid items with unique ids);
+// - items it removed, added or changed without saying why are still reported, attributed to it.
+import { formatFieldPath } from "../errors/invalid-input-error.js";
+import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
+import { PluginError } from "../errors/plugin-error.js";
+import { PluginOptionsError } from "../errors/plugin-options-error.js";
+import type { Item } from "../model/item.js";
+import { parseItem } from "../model/parse-items.js";
+import type { Tokenizer } from "../spec/tokenizer.js";
+import { internalsOf } from "./build-context.js";
+import type { ItemsWaterfallHook, RenderBailHook, RunnableHooks } from "./create-pipeline-hooks.js";
+import type { ItemsHook, Items, PipelineHooks, RenderHook, TapOptions } from "./pipeline-hooks.js";
+import { STAGE, type StageLabel } from "./stage.js";
+import type { RenderResult } from "./stage-context.js";
+
+export interface HookGuard {
+  readonly frozen: boolean;
+  /** Renderer names that have at least one tap, for the "renderer not found" message. */
+  readonly renderers: Set<string>;
+}
+
+function normalizeTapOptions(options: TapOptions, hook: string, guard: HookGuard): { name: string; stage: number } {
+  const name = typeof options === "object" && options !== null ? options.name : undefined;
+  if (typeof name !== "string" || name.length === 0) {
+    throw new PluginOptionsError("(unnamed plugin)", `  tapping "${hook}" needs options { name: string, stage?: number }, with the plugin's name`);
+  }
+  if (guard.frozen) throw new PipelineFrozenError(name);
+  const stage = options.stage ?? STAGE.DEFAULT;
+  if (typeof stage !== "number" || !Number.isFinite(stage)) {
+    throw new PluginOptionsError(name, `  stage: must be a finite number when tapping "${hook}" (see STAGE)`);
+  }
+  return { name, stage };
+}
+
+function failure(plugin: string, hook: string, message: string): PluginError {
+  return new PluginError(plugin, hook, new Error(message));
+}
+
+function wrapThrown(plugin: string, hook: string, error: unknown): PluginError {
+  // Decorate, never replace: the original error stays reachable as `cause`.
+  return new PluginError(plugin, hook, error);
+}
+
+/** Checks a stage tap's returned list and records what it did without saying. */
+function acceptItems(context: object, plugin: string, hook: StageLabel, before: Items, returned: unknown): Items {
+  if (!Array.isArray(returned)) {
+    throw failure(plugin, hook, `returned ${returned === null ? "null" : typeof returned} instead of an item array; return the new list, or undefined to keep it`);
+  }
+  const internal = internalsOf(context);
+  const beforeById = new Map<string, Item>();
+  for (const item of before) beforeById.set(item.id, item);
+
+  const accepted: Item[] = new Array(returned.length);
+  const seen = new Set<string>();
+  for (let position = 0; position < returned.length; position++) {
+    const candidate = returned[position] as Item;
+    let item: Item;
+    if (candidate !== null && typeof candidate === "object" && beforeById.get(candidate.id) === candidate) {
+      item = candidate;
+    } else {
+      const parsed = parseItem(candidate, position);
+      if (Array.isArray(parsed)) {
+        const issue = parsed[0]!;
+        const id = issue.id === undefined ? "" : ` (id "${issue.id}")`;
+        throw failure(plugin, hook, `returned an invalid item at position ${position}${id}, field ${formatFieldPath(issue.path)}: ${issue.message}`);
+      }
+      item = parsed;
+    }
+    if (seen.has(item.id)) throw failure(plugin, hook, `returned two items with the id "${item.id}"; ids must stay unique`);
+    seen.add(item.id);
+    accepted[position] = item;
+
+    if (internal.touched.has(item.id)) continue;
+    const previous = beforeById.get(item.id);
+    if (previous === undefined) internal.record(item.id, "synthesized", `added by ${plugin} without a recorded reason`);
+    else if (previous !== item) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
+  }
+  for (const item of before) {
+    if (!seen.has(item.id) && !internal.touched.has(item.id)) {
+      internal.record(item.id, "dropped", `removed by ${plugin} without a recorded reason`);
+    }
+  }
+  return accepted;
+}
+
+function itemsHook(hook: ItemsWaterfallHook, label: StageLabel, guard: HookGuard): ItemsHook {
+  const register = (options: TapOptions, fn: (items: Items, context: never) => unknown) => {
+    const tap = normalizeTapOptions(options, label, guard);
+    hook.tapPromise(tap, async (items, context) => {
+      internalsOf(context).enterTap(tap.name);
+      let returned: unknown;
+      try {
+        returned = await fn(items, context as never);
+      } catch (error) {
+        throw wrapThrown(tap.name, label, error);
+      }
+      return returned === undefined ? items : acceptItems(context, tap.name, label, items, returned);
+    });
+  };
+  return Object.freeze({ name: label, tap: register, tapPromise: register }) as ItemsHook;
+}
+
+function checkRenderResult(plugin: string, hook: string, result: unknown): RenderResult<unknown> {
+  const candidate = result as Partial<RenderResult<unknown>> | null;
+  if (typeof candidate !== "object" || candidate === null || !("request" in candidate)) {
+    throw failure(plugin, hook, "returned something that is not a render result { request, tokenCount, messageCount }");
+  }
+  const { tokenCount, messageCount } = candidate;
+  if (typeof tokenCount !== "number" || !Number.isFinite(tokenCount) || tokenCount < 0) {
+    throw failure(plugin, hook, "returned a render result whose tokenCount is not a non-negative number");
+  }
+  if (typeof messageCount !== "number" || !Number.isInteger(messageCount) || messageCount < 0) {
+    throw failure(plugin, hook, "returned a render result whose messageCount is not a non-negative integer");
+  }
+  return candidate as RenderResult<unknown>;
+}
+
+function renderHook(hook: RenderBailHook, renderer: string, guard: HookGuard): RenderHook<unknown> {
+  const label = `render:${renderer}`;
+  const register = (options: TapOptions, fn: (items: Items, context: never) => unknown) => {
+    const tap = normalizeTapOptions(options, label, guard);
+    guard.renderers.add(renderer);
+    hook.tapPromise(tap, async (items, context) => {
+      internalsOf(context).enterTap(tap.name);
+      let result: unknown;
+      try {
+        result = await fn(items, context as never);
+      } catch (error) {
+        throw wrapThrown(tap.name, label, error);
+      }
+      return result === undefined ? undefined : checkRenderResult(tap.name, label, result);
+    });
+  };
+  return Object.freeze({ name: label, tap: register, tapPromise: register }) as RenderHook<unknown>;
+}
+
+function isTokenizer(value: unknown): value is Tokenizer {
+  const candidate = value as Partial<Tokenizer> | null;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.count === "function" && typeof candidate.name === "string" && typeof candidate.exact === "boolean";
+}
+
+export function createTapOnlyHooks(raw: RunnableHooks, guard: HookGuard): PipelineHooks {
+  const renderHooks = new Map<string, RenderHook<unknown>>();
+  const validateLabel: StageLabel = "validate";
+  return Object.freeze({
+    compress: itemsHook(raw.compress, "compress", guard),
+    filter: itemsHook(raw.filter, "filter", guard),
+    repairOrphans: itemsHook(raw.repairOrphans, "repair-orphans", guard),
+    insertSystem: itemsHook(raw.insertSystem, "insert-system", guard),
+    validate: Object.freeze({
+      name: validateLabel,
+      tap: (options: TapOptions, fn: (items: Items, context: never) => unknown) => register(options, fn),
+      tapPromise: (options: TapOptions, fn: (items: Items, context: never) => unknown) => register(options, fn),
+    }),
+    render: Object.freeze({
+      for(renderer: string) {
+        if (typeof renderer !== "string" || renderer.length === 0) throw new TypeError("render.for() needs a renderer name");
+        let hook = renderHooks.get(renderer);
+        if (hook === undefined) {
+          hook = renderHook(raw.render.for(renderer), renderer, guard);
+          renderHooks.set(renderer, hook);
+        }
+        return hook;
+      },
+    }),
+    tokenizer: Object.freeze({
+      name: "tokenizer",
+      tap(options: TapOptions, fn: (request: Parameters<Parameters<RunnableHooks["tokenizer"]["tap"]>[1]>[0]) => Tokenizer | undefined) {
+        const tap = normalizeTapOptions(options, "tokenizer", guard);
+        raw.tokenizer.tap(tap, (request) => {
+          let tokenizer: unknown;
+          try {
+            tokenizer = fn(request);
+          } catch (error) {
+            throw wrapThrown(tap.name, "tokenizer", error);
+          }
+          if (tokenizer === undefined) return undefined;
+          if (!isTokenizer(tokenizer)) throw failure(tap.name, "tokenizer", "returned something that is not a tokenizer { name, exact, count(text) }");
+          return tokenizer;
+        });
+      },
+    }),
+  }) as PipelineHooks;
+
+  function register(options: TapOptions, fn: (items: Items, context: never) => unknown): void {
+    const tap = normalizeTapOptions(options, validateLabel, guard);
+    raw.validate.tapPromise(tap, async (items, context) => {
+      internalsOf(context).enterTap(tap.name);
+      try {
+        await fn(items, context as never);
+      } catch (error) {
+        throw wrapThrown(tap.name, validateLabel, error);
+      }
+    });
+  }
+}

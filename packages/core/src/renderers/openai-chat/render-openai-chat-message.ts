@@ -1,0 +1,76 @@
+// Renders one item as one OpenAI Chat Completions message. Item types that have no chat equivalent
+// (subagents, todos, task outcomes) become text in the role seed 001 gives them, with a short label
+// so the model can tell them apart; thinking has no place in a Chat Completions request.
+import type { Attachment } from "../../model/attachment.js";
+import type { Item } from "../../model/item.js";
+import type { OpenAIChatContentPart, OpenAIChatMessage } from "./openai-chat-request.js";
+
+export interface OpenAIChatMessageOptions {
+  readonly systemRole: "system" | "developer";
+}
+
+function attachmentPart(attachment: Attachment): OpenAIChatContentPart {
+  if (attachment.type === "image") {
+    return { type: "image_url", image_url: attachment.detail === undefined ? { url: attachment.url } : { url: attachment.url, detail: attachment.detail } };
+  }
+  const file: { file_data?: string; file_id?: string; filename?: string } = {};
+  if (attachment.data !== undefined) file.file_data = attachment.data;
+  if (attachment.fileId !== undefined) file.file_id = attachment.fileId;
+  if (attachment.filename !== undefined) file.filename = attachment.filename;
+  return { type: "file", file };
+}
+
+export function summaryHeading(item: Extract<Item, { type: "summary" }>): string {
+  const count = item.coveredIds.length > 0 ? item.coveredIds.length : item.originalCount;
+  return count === undefined ? "[Previous conversation summary]" : `[Previous conversation summary (${count} messages compressed)]`;
+}
+
+function labelled(label: string, text: string): string {
+  return text.length === 0 ? label : `${label}\n${text}`;
+}
+
+/** The message for an item, or undefined when the item cannot be sent to Chat Completions. */
+export function renderOpenAIChatMessage(item: Item, options: OpenAIChatMessageOptions): OpenAIChatMessage | undefined {
+  switch (item.type) {
+    case "system":
+      return { role: options.systemRole, content: item.text };
+    case "summary":
+      return { role: options.systemRole, content: `${summaryHeading(item)}\n\n${item.text}` };
+    case "user":
+      if (item.attachments === undefined || item.attachments.length === 0) return { role: "user", content: item.text };
+      return { role: "user", content: [...(item.text.length > 0 ? [{ type: "text" as const, text: item.text }] : []), ...item.attachments.map(attachmentPart)] };
+    case "user-intervention":
+      return { role: "user", content: item.text };
+    case "parent-message":
+      return { role: "user", content: labelled(`Message from parent agent ${item.parentAgentId}:`, item.text) };
+    case "subagent-result":
+      return { role: "user", content: labelled(`Result from subagent ${item.subagentId} (${item.success ? "succeeded" : "failed"}):`, item.text) };
+    case "assistant": {
+      if (item.toolCalls.length === 0) return { role: "assistant", content: item.text };
+      return {
+        role: "assistant",
+        // Null rather than "" when the message only makes calls (OpenAI's own recommendation).
+        content: item.text.length === 0 ? null : item.text,
+        tool_calls: item.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })),
+      };
+    }
+    case "tool-result":
+      return { role: "tool", tool_call_id: item.callId, content: item.isError ? `Error: ${item.output}` : item.output };
+    case "error":
+      return { role: "assistant", content: item.text };
+    case "subagent-spawn":
+      return { role: "assistant", content: labelled(`Spawned subagent ${item.subagentId}${item.agentType === undefined ? "" : ` (${item.agentType})`} with task:`, item.text) };
+    case "subagent-message":
+      return { role: "assistant", content: labelled(`Message to subagent ${item.subagentId}:`, item.text) };
+    case "todo-update":
+      return { role: "assistant", content: labelled(`Todo update (${item.action}):`, item.text) };
+    case "task-completed":
+      return { role: "assistant", content: labelled("Task completed:", item.text) };
+    case "task-abandoned":
+      return { role: "assistant", content: labelled(item.reason === undefined ? "Task abandoned:" : `Task abandoned (${item.reason}):`, item.text) };
+    case "task-terminated":
+      return { role: "assistant", content: labelled(item.terminatedBy === undefined ? "Task terminated:" : `Task terminated by ${item.terminatedBy}:`, item.text) };
+    case "thinking":
+      return undefined;
+  }
+}

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: ["packages/*", "examples/*"],
+    reporters: ["default", "./scripts/vitest-summary-reporter.ts"],
+    coverage: { provider: "v8", include: ["packages/*/src/**"] },
+  },
+});
