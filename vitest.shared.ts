@@ -5,5 +5,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   ssr: { resolve: { conditions: ["@ctxpipe/source", "module", "node", "development|production"] } },
-  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"] },
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // Type tests (*.test-d.ts) run through tsc and count in the test summary.
+    typecheck: { enabled: true, include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+  },
 });

@@ -1,0 +1,36 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import type { Item, ItemInput } from "./item.js";
+import { orderItems } from "./order-items.js";
+import { parseItems } from "./parse-items.js";
+
+const at = (id: string, createdAt?: string): ItemInput => ({ id, type: "user", text: id, ...(createdAt === undefined ? {} : { createdAt }) });
+const ids = (items: ReadonlyArray<Item>) => items.map((item) => item.id);
+
+describe("orderItems", () => {
+  test.for([
+    { case: "already in order", input: [at("a", "2026-01-01T00:00:00Z"), at("b", "2026-01-01T00:00:01Z")], expected: ["a", "b"] },
+    { case: "out of order", input: [at("b", "2026-01-01T00:00:01Z"), at("a", "2026-01-01T00:00:00Z")], expected: ["a", "b"] },
+    { case: "ties keep input order", input: [at("x", "2026-01-01T00:00:00Z"), at("y", "2026-01-01T00:00:00Z"), at("w", "2025-12-31T00:00:00Z")], expected: ["w", "x", "y"] },
+    { case: "items without a date keep their position", input: [at("c", "2026-01-03T00:00:00Z"), at("n"), at("a", "2026-01-01T00:00:00Z")], expected: ["a", "n", "c"] },
+    { case: "different offsets compare as instants", input: [at("later", "2026-01-01T10:00:00+02:00"), at("earlier", "2026-01-01T09:00:00Z")], expected: ["later", "earlier"] },
+  ])("$case", ({ input, expected }) => {
+    expect(ids(orderItems(parseItems(input)))).toEqual(expected);
+  });
+
+  test("undated items never move and dated items come out sorted (property)", () => {
+    const dated = fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined });
+    fc.assert(
+      fc.property(fc.array(dated, { maxLength: 30 }), (days) => {
+        const input = days.map((day, index) => at(`i${index}`, day === undefined ? undefined : new Date(Date.UTC(2026, 0, 1 + day)).toISOString()));
+        const ordered = orderItems(parseItems(input));
+        days.forEach((day, index) => {
+          if (day === undefined) expect(ordered[index]!.id).toBe(`i${index}`);
+        });
+        const times = ordered.filter((item) => item.createdAt !== undefined).map((item) => Date.parse(item.createdAt!));
+        expect(times).toEqual([...times].sort((left, right) => left - right));
+        expect(ordered).toHaveLength(input.length);
+      }),
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
+import { toolLoopFixture, wordTokenizer } from "../testing/index.js";
+import { createPipeline } from "./pipeline.js";
+
+describe("budget", () => {
+  test("the report states the budget and what the rendered request used", async () => {
+    const result = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer, maxTokens: 1000, reserveOutputTokens: 200 });
+    expect(result.report.budget).toEqual({ maxTokens: 1000, reserveOutputTokens: 200, available: 800, used: result.tokenCount });
+  });
+
+  test("a request over maxTokens minus reserveOutputTokens is refused with the figures, never sent silently", async () => {
+    const fits = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer });
+    const error = await createPipeline()
+      .build(toolLoopFixture(), { tokenizer: wordTokenizer, maxTokens: fits.tokenCount + 10, reserveOutputTokens: 11 })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect(error).toMatchObject({ name: "BudgetExceededError", code: "BUDGET_EXCEEDED", tokenCount: fits.tokenCount, available: fits.tokenCount - 1, exact: true });
+  });
+
+  test("the rendered request never exceeds the budget: it fits or the build fails (property)", async () => {
+    const fits = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: fits.tokenCount * 2 }), fc.integer({ min: 0, max: 20 }), async (maxTokens, reserveOutputTokens) => {
+        try {
+          const result = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer, maxTokens, reserveOutputTokens });
+          expect(result.tokenCount).toBeLessThanOrEqual(maxTokens - reserveOutputTokens);
+        } catch (error) {
+          expect(error).toBeInstanceOf(BudgetExceededError);
+          expect(fits.tokenCount).toBeGreaterThan(maxTokens - reserveOutputTokens);
+        }
+      }),
+    );
+  });
+
+  test.for([
+    { options: { maxTokens: 0 }, field: "maxTokens" },
+    { options: { maxTokens: 10.5 }, field: "maxTokens" },
+    { options: { reserveOutputTokens: -1 }, field: "reserveOutputTokens" },
+    { options: { tools: [{ description: "no name" }] }, field: "tools" },
+  ])("bad build options are refused naming the field: $field", async ({ options, field }) => {
+    await expect(createPipeline().build(toolLoopFixture(), options as never)).rejects.toMatchObject({
+      name: "PluginOptionsError",
+      code: "OPTIONS_INVALID",
+      plugin: "build()",
+      message: expect.stringContaining(field),
+    });
+  });
+});

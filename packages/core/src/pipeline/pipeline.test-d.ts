@@ -1,0 +1,72 @@
+// Type tests for the plugin API and the renderer-typed build result. Checked by `tsc` (typecheck)
+// and by vitest's typecheck mode.
+import { describe, expectTypeOf, test } from "vitest";
+import type { Item, ItemOf, OpenAIChatRequest, RenderResult } from "@ctxpipe/core";
+import { createPipeline, type PipelinePlugin, type PluginHost, type StageContext, type ValidateContext } from "@ctxpipe/core";
+
+declare module "@ctxpipe/core" {
+  interface RendererOutputMap {
+    "test-markdown": { transcript: string };
+  }
+}
+
+describe("plugin API", () => {
+  test("hooks are tap-only for plugins", () => {
+    const plugin: PipelinePlugin = {
+      name: "Probe",
+      apply(pipeline: PluginHost) {
+        // @ts-expect-error plugins cannot call a stage, only tap it
+        pipeline.hooks.filter.promise;
+        // @ts-expect-error no tapable call() either
+        pipeline.hooks.compress.call;
+        // @ts-expect-error nor callAsync()
+        pipeline.hooks.validate.callAsync;
+        // @ts-expect-error a tap needs options with the plugin's name, not a bare string
+        pipeline.hooks.filter.tap("Probe", () => undefined);
+        pipeline.hooks.filter.tap({ name: "Probe", stage: 10 }, (items, context) => {
+          expectTypeOf(items).toEqualTypeOf<ReadonlyArray<Item>>();
+          expectTypeOf(context).toEqualTypeOf<StageContext>();
+          return undefined;
+        });
+        pipeline.hooks.validate.tap({ name: "Probe" }, (_items, context) => {
+          expectTypeOf(context).toEqualTypeOf<ValidateContext>();
+          expectTypeOf(context.issue).parameter(0).toExtend<{ rule: string; message: string }>();
+        });
+      },
+    };
+    expectTypeOf(plugin.apply).parameter(0).toEqualTypeOf<PluginHost>();
+  });
+
+  test("a stage tap returns items, undefined, or a promise of either", () => {
+    const pipeline = createPipeline();
+    pipeline.hooks.compress.tapPromise({ name: "Async" }, async (items) => items.slice(1));
+    // @ts-expect-error a stage tap cannot return something that is not an item list
+    pipeline.hooks.compress.tap({ name: "Wrong" }, () => 42);
+  });
+
+  test("renderer hooks are typed by the renderer's registered output", () => {
+    const pipeline = createPipeline();
+    pipeline.hooks.render.for("openai").tap({ name: "OpenAI" }, () => undefined);
+    expectTypeOf(pipeline.hooks.render.for("test-markdown").tap).parameter(1).returns.toEqualTypeOf<RenderResult<{ transcript: string }> | undefined>();
+    // @ts-expect-error the render result must carry the renderer's own request type
+    pipeline.hooks.render.for("test-markdown").tap({ name: "Md" }, () => ({ request: { messages: [] }, tokenCount: 0, messageCount: 0 }));
+  });
+});
+
+describe("build()", () => {
+  test("is typed by the chosen renderer", async () => {
+    const pipeline = createPipeline();
+    const openai = await pipeline.build([]);
+    expectTypeOf(openai.request).toEqualTypeOf<OpenAIChatRequest>();
+    const markdown = await pipeline.build([], { renderer: "test-markdown" });
+    expectTypeOf(markdown.request).toEqualTypeOf<{ transcript: string }>();
+    // @ts-expect-error an unregistered renderer name does not type-check
+    await pipeline.build([], { renderer: "nope" });
+  });
+
+  test("item types narrow by their type field", () => {
+    expectTypeOf<ItemOf<"tool-result">["callId"]>().toEqualTypeOf<string>();
+    expectTypeOf<ItemOf<"assistant">["toolCalls"][number]["kind"]>().toEqualTypeOf<"tool" | "skill">();
+    expectTypeOf<Item["role"]>().toEqualTypeOf<"user" | "assistant" | "system" | "tool">();
+  });
+});

@@ -1,0 +1,321 @@
+import { describe, expect, test } from "vitest";
+import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
+import { PluginError } from "../errors/plugin-error.js";
+import type { Item, ItemInput } from "../model/item.js";
+import { conversationFixture, wordTokenizer } from "../testing/index.js";
+import { createPipeline, Pipeline } from "./pipeline.js";
+import type { PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
+import { STAGE } from "./stage.js";
+
+const chat: ItemInput[] = [
+  { id: "u1", type: "user", text: "hello" },
+  { id: "a1", type: "assistant", text: "hi there" },
+  { id: "u2", type: "user", text: "bye" },
+];
+
+function plugin(name: string, apply: (pipeline: PluginHost) => void): PipelinePlugin {
+  return { name, apply };
+}
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject");
+}
+
+describe("stage order", () => {
+  test("stages run compress → filter → repair-orphans → insert-system → validate → render", async () => {
+    const seen: string[] = [];
+    const recorder = plugin("Recorder", (pipeline) => {
+      // Tapped deliberately out of order: the pipeline, not registration, decides the order.
+      pipeline.hooks.render.for("openai").tap({ name: "Recorder", stage: STAGE.FIRST }, () => {
+        seen.push("render");
+        return undefined;
+      });
+      pipeline.hooks.validate.tap({ name: "Recorder" }, () => void seen.push("validate"));
+      pipeline.hooks.insertSystem.tap({ name: "Recorder" }, () => void seen.push("insert-system"));
+      pipeline.hooks.repairOrphans.tap({ name: "Recorder" }, () => void seen.push("repair-orphans"));
+      pipeline.hooks.filter.tap({ name: "Recorder" }, () => void seen.push("filter"));
+      pipeline.hooks.compress.tap({ name: "Recorder" }, () => void seen.push("compress"));
+    });
+    await createPipeline({ plugins: [recorder] }).build(chat);
+    expect(seen).toEqual(["compress", "filter", "repair-orphans", "insert-system", "validate", "render"]);
+  });
+
+  test("each stage's context names the stage that is running", async () => {
+    const stages: string[] = [];
+    const recorder = plugin("Recorder", (pipeline) => {
+      for (const hook of [pipeline.hooks.compress, pipeline.hooks.filter, pipeline.hooks.repairOrphans, pipeline.hooks.insertSystem]) {
+        hook.tap({ name: "Recorder" }, (_items, context) => void stages.push(context.stage));
+      }
+      pipeline.hooks.validate.tap({ name: "Recorder" }, (_items, context) => void stages.push(context.stage));
+    });
+    await createPipeline({ plugins: [recorder] }).build(chat);
+    expect(stages).toEqual(["compress", "filter", "repair-orphans", "insert-system", "validate"]);
+  });
+});
+
+describe("numeric ordering inside a stage", () => {
+  test.for([
+    { registered: [100, -100, 0], expected: [-100, 0, 100] },
+    { registered: [STAGE.LAST, STAGE.FIRST, STAGE.LATE, STAGE.EARLY], expected: [STAGE.FIRST, STAGE.EARLY, STAGE.LATE, STAGE.LAST] },
+    { registered: [5, 5, -5], expected: [-5, 5, 5] },
+  ])("taps registered at $registered run in order $expected", async ({ registered, expected }) => {
+    const ran: number[] = [];
+    const taps = plugin("Ordered", (pipeline) => {
+      for (const stage of registered) pipeline.hooks.filter.tap({ name: `Ordered${stage}`, stage }, () => void ran.push(stage));
+    });
+    await createPipeline({ plugins: [taps] }).build(chat);
+    expect(ran).toEqual(expected);
+  });
+
+  test("equal stage numbers keep registration order", async () => {
+    const ran: string[] = [];
+    const first = plugin("First", (pipeline) => pipeline.hooks.compress.tap({ name: "First" }, () => void ran.push("First")));
+    const second = plugin("Second", (pipeline) => pipeline.hooks.compress.tap({ name: "Second" }, () => void ran.push("Second")));
+    await createPipeline({ plugins: [first, second] }).build(chat);
+    expect(ran).toEqual(["First", "Second"]);
+  });
+});
+
+describe("waterfall semantics", () => {
+  test("returning undefined keeps the items, returning a list hands it to the next tap", async () => {
+    const received: string[][] = [];
+    const waterfall = plugin("Waterfall", (pipeline) => {
+      pipeline.hooks.compress.tap({ name: "KeepAll", stage: 1 }, () => undefined);
+      pipeline.hooks.compress.tapPromise({ name: "DropFirst", stage: 2 }, async (items, context) => {
+        context.report.drop(items[0]!, "test drops the oldest item");
+        return items.slice(1);
+      });
+      pipeline.hooks.compress.tap({ name: "Observe", stage: 3 }, (items) => void received.push(items.map((item) => item.id)));
+      pipeline.hooks.filter.tap({ name: "ObserveFilter" }, (items) => void received.push(items.map((item) => item.id)));
+    });
+    const result = await createPipeline({ plugins: [waterfall] }).build(chat);
+    expect(received).toEqual([
+      ["a1", "u2"],
+      ["a1", "u2"],
+    ]);
+    expect(result.excludedIds).toEqual(["u1"]);
+    expect(result.report.entries[0]).toMatchObject({ id: "u1", decision: "dropped", stage: "compress", plugin: "DropFirst", reason: "test drops the oldest item" });
+  });
+
+  test("async taps run in series, each seeing the previous result", async () => {
+    const order: string[] = [];
+    const slow = plugin("Slow", (pipeline) => {
+      pipeline.hooks.repairOrphans.tapPromise({ name: "Slow", stage: 1 }, async (items) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push("slow");
+        return [...items, { id: "extra", type: "user", text: "added", role: "user", metadata: {} } satisfies Item];
+      });
+      pipeline.hooks.repairOrphans.tap({ name: "Fast", stage: 2 }, (items) => {
+        order.push(`fast saw ${items.length}`);
+        return undefined;
+      });
+    });
+    const result = await createPipeline({ plugins: [slow] }).build(chat);
+    expect(order).toEqual(["slow", "fast saw 4"]);
+    expect(result.report.synthesized).toEqual([
+      expect.objectContaining({ id: "extra", decision: "synthesized", stage: "repair-orphans", plugin: "Slow", reason: "added by Slow without a recorded reason" }),
+    ]);
+  });
+});
+
+describe("freezing", () => {
+  test("registering a plugin after the first build throws PipelineFrozenError saying what to do", async () => {
+    const pipeline = createPipeline();
+    expect(pipeline.frozen).toBe(false);
+    await pipeline.build(chat);
+    expect(pipeline.frozen).toBe(true);
+    const error = (() => {
+      try {
+        pipeline.use(plugin("Late", () => {}));
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(PipelineFrozenError);
+    expect(error).toMatchObject({ name: "PipelineFrozenError", code: "PIPELINE_FROZEN", plugin: "Late" });
+    expect((error as Error).message).toMatch(/already built.*pipeline\.clone\(\)/s);
+  });
+
+  test("a plugin that kept the hooks cannot tap them after the build either", async () => {
+    let saved: PluginHost | undefined;
+    const pipeline = createPipeline({ plugins: [plugin("Keeper", (host) => void (saved = host))] });
+    await pipeline.build(chat);
+    expect(() => saved!.hooks.filter.tap({ name: "Keeper" }, () => undefined)).toThrow(PipelineFrozenError);
+  });
+
+  test("clone() gives an unfrozen pipeline with the same plugins", async () => {
+    const marker = plugin("Marker", (pipeline) =>
+      pipeline.hooks.compress.tap({ name: "Marker" }, (items, context) => {
+        context.report.drop(items[0]!, "marker");
+        return items.slice(1);
+      }),
+    );
+    const pipeline = createPipeline({ plugins: [marker] });
+    await pipeline.build(chat);
+    const copy = pipeline.clone();
+    expect(copy.frozen).toBe(false);
+    copy.use(plugin("Extra", () => {}));
+    const result = await copy.build(chat);
+    expect(result.excludedIds).toEqual(["u1"]);
+  });
+
+  test("the built result does not depend on which build froze the pipeline", async () => {
+    const pipeline = createPipeline();
+    const first = await pipeline.build(chat, { tokenizer: wordTokenizer });
+    const second = await pipeline.build(chat, { tokenizer: wordTokenizer });
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+  });
+});
+
+describe("error attribution", () => {
+  const hooks = [
+    { hook: "compress", tapOn: (host: PluginHost) => host.hooks.compress },
+    { hook: "filter", tapOn: (host: PluginHost) => host.hooks.filter },
+    { hook: "repair-orphans", tapOn: (host: PluginHost) => host.hooks.repairOrphans },
+    { hook: "insert-system", tapOn: (host: PluginHost) => host.hooks.insertSystem },
+    { hook: "validate", tapOn: (host: PluginHost) => host.hooks.validate },
+  ] as const;
+
+  test.for(hooks)("a throw in $hook becomes a PluginError naming the plugin and the hook", async ({ hook, tapOn }) => {
+    const cause = new RangeError("boom");
+    const broken = plugin("Broken", (host) => {
+      (tapOn(host) as PluginHost["hooks"]["filter"]).tap({ name: "Broken" }, () => {
+        throw cause;
+      });
+    });
+    const error = await caught(createPipeline({ plugins: [broken] }).build(chat));
+    expect(error).toBeInstanceOf(PluginError);
+    expect(error).toMatchObject({ name: "PluginError", code: "PLUGIN_FAILED", plugin: "Broken", hook, cause, message: `[plugin Broken] ${hook}: boom` });
+  });
+
+  test("a rejected promise is attributed like a throw", async () => {
+    const broken = plugin("Async", (host) =>
+      host.hooks.compress.tapPromise({ name: "Async" }, async () => {
+        throw Object.assign(new Error("network down"), { code: "E_DOWN" });
+      }),
+    );
+    const error = await caught(createPipeline({ plugins: [broken] }).build(chat));
+    expect(error).toMatchObject({ name: "PluginError", plugin: "Async", hook: "compress", pluginCode: "E_DOWN", message: "[plugin Async] compress: network down" });
+  });
+
+  test("a throw in a renderer names the renderer hook", async () => {
+    const broken = plugin("BadRenderer", (host) =>
+      host.hooks.render.for("broken").tap({ name: "BadRenderer" }, () => {
+        throw new Error("cannot render");
+      }),
+    );
+    const error = await caught(createPipeline({ plugins: [broken] }).build(chat, { renderer: "broken" as "openai" }));
+    expect(error).toMatchObject({ name: "PluginError", plugin: "BadRenderer", hook: "render:broken", message: "[plugin BadRenderer] render:broken: cannot render" });
+  });
+
+  test("a throw in a tokenizer plugin names the tokenizer hook", async () => {
+    const broken = plugin("BadTokenizer", (host) =>
+      host.hooks.tokenizer.tap({ name: "BadTokenizer" }, () => {
+        throw new Error("no ranks");
+      }),
+    );
+    const error = await caught(createPipeline({ plugins: [broken] }).build(chat));
+    expect(error).toMatchObject({ name: "PluginError", plugin: "BadTokenizer", hook: "tokenizer", message: "[plugin BadTokenizer] tokenizer: no ranks" });
+  });
+
+  test("a throw in apply() names the plugin and the apply hook", () => {
+    const broken = plugin("BadApply", () => {
+      throw new Error("misconfigured");
+    });
+    expect(() => createPipeline({ plugins: [broken] })).toThrow(expect.objectContaining({ name: "PluginError", plugin: "BadApply", hook: "apply", message: "[plugin BadApply] apply: misconfigured" }));
+  });
+
+  test.for([
+    { returned: "not a list", message: "[plugin Liar] filter: returned string instead of an item array; return the new list, or undefined to keep it" },
+    { returned: null, message: "[plugin Liar] filter: returned null instead of an item array; return the new list, or undefined to keep it" },
+    { returned: [{ id: "x", type: "user" }], message: '[plugin Liar] filter: returned an invalid item at position 0 (id "x"), field text: Invalid input: expected string, received undefined' },
+    {
+      returned: [
+        { id: "same", type: "user", text: "a" },
+        { id: "same", type: "user", text: "b" },
+      ],
+      message: '[plugin Liar] filter: returned two items with the id "same"; ids must stay unique',
+    },
+  ])("a stage tap returning $returned is reported as that plugin's fault", async ({ returned, message }) => {
+    const liar = plugin("Liar", (host) => host.hooks.filter.tap({ name: "Liar" }, () => returned as never));
+    const error = await caught(createPipeline({ plugins: [liar] }).build(chat));
+    expect(error).toMatchObject({ name: "PluginError", plugin: "Liar", hook: "filter", message });
+  });
+
+  test("a renderer returning something that is not a render result is that renderer's fault", async () => {
+    const liar = plugin("LiarRenderer", (host) => host.hooks.render.for("liar").tap({ name: "LiarRenderer" }, () => ({ request: {}, tokenCount: -1, messageCount: 0 })));
+    const error = await caught(createPipeline({ plugins: [liar] }).build(chat, { renderer: "liar" as "openai" }));
+    expect(error).toMatchObject({ name: "PluginError", plugin: "LiarRenderer", hook: "render:liar", message: "[plugin LiarRenderer] render:liar: returned a render result whose tokenCount is not a non-negative number" });
+  });
+
+  test.for([
+    { options: {}, message: 'Invalid options for (unnamed plugin):\n  tapping "filter" needs options { name: string, stage?: number }, with the plugin\'s name' },
+    { options: { name: "NoStage", stage: Number.NaN }, message: 'Invalid options for NoStage:\n  stage: must be a finite number when tapping "filter" (see STAGE)' },
+  ])("tapping with bad options $options is a PluginOptionsError", ({ options, message }) => {
+    const bad = plugin("Bad", (host) => host.hooks.filter.tap(options as never, () => undefined));
+    expect(() => new Pipeline({ plugins: [bad] })).toThrow(expect.objectContaining({ name: "PluginOptionsError", code: "OPTIONS_INVALID", message }));
+  });
+
+  test("something that is not a plugin is refused at registration", () => {
+    expect(() => createPipeline().use({ name: "NoApply" } as never)).toThrow(
+      expect.objectContaining({ name: "PluginOptionsError", plugin: "NoApply", message: "Invalid options for NoApply:\n  a plugin is an object { name: string, apply(pipeline): void }" }),
+    );
+  });
+});
+
+describe("renderers and tokenizers", () => {
+  test("asking for a renderer nobody registered names the ones that exist", async () => {
+    const error = await caught(createPipeline().build(chat, { renderer: "gemini" as "openai" }));
+    expect(error).toMatchObject({
+      name: "RendererNotFoundError",
+      code: "RENDERER_NOT_FOUND",
+      renderer: "gemini",
+      available: ["openai"],
+      message: 'No renderer named "gemini" (registered: openai). Register the plugin that provides it with pipeline.use().',
+    });
+  });
+
+  test("a renderer tap that bails with undefined lets the next tap render", async () => {
+    const passes = plugin("Passes", (host) => host.hooks.render.for("openai").tap({ name: "Passes", stage: STAGE.FIRST }, () => undefined));
+    const result = await createPipeline({ plugins: [passes] }).build(chat);
+    expect(result.request.messages).toHaveLength(3);
+    expect(result.report.entries[0]).toMatchObject({ decision: "kept", plugin: "OpenAIChatRendererPlugin" });
+  });
+
+  test("a tokenizer plugin replaces the chars/4 default, and build options override both", async () => {
+    const words = plugin("Words", (host) => host.hooks.tokenizer.tap({ name: "Words" }, ({ model }) => (model === "word-model" ? wordTokenizer : undefined)));
+    const pipeline = createPipeline({ plugins: [words] });
+    const byPlugin = await pipeline.build(chat, { model: "word-model" });
+    const byDefault = await pipeline.build(chat, { model: "other" });
+    expect(byPlugin.report.tokenizer).toEqual({ name: "words", exact: true });
+    expect(byPlugin.tokenCountExact).toBe(true);
+    expect(byDefault.report.tokenizer).toEqual({ name: "chars/4", exact: false });
+    expect(byDefault.tokenCountExact).toBe(false);
+  });
+
+  test("with every default switched off there is no tokenizer and no renderer, and the errors say so", async () => {
+    const bare = createPipeline({ defaults: false });
+    await expect(bare.build(chat)).rejects.toMatchObject({ code: "TOKENIZER_NOT_FOUND" });
+    await expect(createPipeline({ defaults: false }).build(chat, { tokenizer: wordTokenizer })).rejects.toMatchObject({ code: "RENDERER_NOT_FOUND" });
+  });
+});
+
+describe("default plugins", () => {
+  test("a plugin with a default plugin's name replaces it", async () => {
+    const keepEverything = plugin("FilterPlugin", (host) => host.hooks.filter.tap({ name: "FilterPlugin" }, () => undefined));
+    const result = await createPipeline({ plugins: [keepEverything] }).build(conversationFixture(), { tokenizer: wordTokenizer });
+    // The stored system message and the excluded one are no longer filtered out.
+    expect(result.request.messages.map((message) => message.content)).toContain("Note to self");
+    expect(result.metadata.filteredCount).toBe(0);
+  });
+
+  test("defaults can be switched off one by one", async () => {
+    const result = await createPipeline({ defaults: { filter: false } }).build(conversationFixture(), { tokenizer: wordTokenizer });
+    expect(result.includedIds).toContain("u2");
+  });
+});

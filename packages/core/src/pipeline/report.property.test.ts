@@ -1,0 +1,120 @@
+// Property tests for the promises in DESIGN.md that hold for any input: every input item appears in
+// the report exactly once, nothing is lost silently, bad input never escapes as a bare TypeError,
+// and building is deterministic.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { CtxpipeError } from "../errors/ctxpipe-error.js";
+import type { ItemInput } from "../model/item.js";
+import { wordTokenizer } from "../testing/index.js";
+import { createPipeline } from "./pipeline.js";
+
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("", "   ", "\u200B", "hello world", "你好，世界", '{"a":1}'));
+const date = fc.option(
+  fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2025, 0, 2) }).map((time) => new Date(time).toISOString()),
+  { nil: undefined },
+);
+const metadata = fc.record({ includeInContext: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: [] });
+
+/** A turn: a user message, then an assistant that may call tools, whose results may be missing or orphaned. */
+const turn = fc.record({
+  user: text,
+  userDate: date,
+  userMeta: metadata,
+  reply: text,
+  calls: fc.array(fc.record({ answered: fc.boolean(), output: text, isError: fc.boolean() }), { maxLength: 3 }),
+  orphanResult: fc.boolean(),
+  extra: fc.option(fc.constantFrom("thinking", "todo-update", "task-completed", "system", "error", "summary"), { nil: undefined }),
+});
+
+type TurnSpec = typeof turn extends fc.Arbitrary<infer T> ? T : never;
+
+function itemsFrom(turns: ReadonlyArray<TurnSpec>): ItemInput[] {
+  const items: ItemInput[] = [];
+  turns.forEach((spec, index) => {
+    const t = `t${index}`;
+    items.push({ id: `${t}-user`, type: "user", text: spec.user, ...(spec.userDate === undefined ? {} : { createdAt: spec.userDate }), metadata: spec.userMeta });
+    const toolCalls = spec.calls.map((_, call) => ({ id: `${t}-call${call}`, name: "lookup", arguments: `{"n":${call}}` }));
+    items.push({ id: `${t}-assistant`, type: "assistant", text: spec.reply, toolCalls });
+    spec.calls.forEach((call, position) => {
+      if (call.answered) items.push({ id: `${t}-result${position}`, type: "tool-result", callId: `${t}-call${position}`, output: call.output, isError: call.isError });
+    });
+    if (spec.orphanResult) items.push({ id: `${t}-orphan`, type: "tool-result", callId: `${t}-gone`, output: "late" });
+    if (spec.extra === "summary") items.push({ id: `${t}-extra`, type: "summary", text: spec.reply, coveredIds: [] });
+    else if (spec.extra !== undefined) items.push({ id: `${t}-extra`, type: spec.extra, text: spec.reply } as ItemInput);
+  });
+  return items;
+}
+
+// The newest user message is real, so every generated conversation has something to send; the
+// nothing-to-send case is covered by the validate plugin's own tests.
+const conversations = fc.array(turn, { minLength: 1, maxLength: 6 }).map((turns) => {
+  const last = turns.at(-1)!;
+  return itemsFrom([...turns.slice(0, -1), { ...last, user: "the newest question", userMeta: {} }]);
+});
+
+async function build(items: ReadonlyArray<ItemInput>) {
+  return createPipeline().build(items, { tokenizer: wordTokenizer, system: "You are terse." });
+}
+
+describe("report invariants", () => {
+  test("every input item appears in the report exactly once, in input order, and is either included or excluded", async () => {
+    await fc.assert(
+      fc.asyncProperty(conversations, async (items) => {
+        const result = await build(items);
+        const ids = items.map((item) => item.id);
+        expect(result.report.entries.map((entry) => entry.id)).toEqual(ids);
+        expect(result.report.entries.map((entry) => entry.inputIndex)).toEqual(ids.map((_, index) => index));
+        expect([...result.includedIds, ...result.excludedIds].sort()).toEqual([...ids].sort());
+        for (const entry of result.report.entries) {
+          expect(entry.reason.length).toBeGreaterThan(0);
+          expect(entry.plugin.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("nothing is lost silently: non-blank user and assistant text is sent, or reported as dropped or summarized", async () => {
+    await fc.assert(
+      fc.asyncProperty(conversations, async (items) => {
+        const result = await build(items);
+        const sent = JSON.stringify(result.request);
+        for (const item of items) {
+          if (item.type !== "user" && item.type !== "assistant") continue;
+          const itemText = item.text ?? "";
+          if (itemText.trim() === "") continue;
+          const entry = result.report.entries.find((candidate) => candidate.id === item.id)!;
+          if (result.includedIds.includes(item.id)) expect(sent).toContain(JSON.stringify(itemText).slice(1, -1));
+          else expect(["dropped", "summarized"]).toContain(entry.decision);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("building is deterministic: the same input and options give byte-identical output", async () => {
+    await fc.assert(
+      fc.asyncProperty(conversations, async (items) => {
+        const first = JSON.stringify(await build(items));
+        const second = JSON.stringify(await build(structuredClone(items)));
+        expect(second).toBe(first);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("bad input", () => {
+  test("arbitrary JSON never escapes as anything but a CtxpipeError", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 5 }), async (values) => {
+        try {
+          await build(values as ItemInput[]);
+        } catch (error) {
+          expect(CtxpipeError.isInstance(error)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

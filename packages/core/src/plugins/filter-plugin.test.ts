@@ -1,0 +1,77 @@
+import { describe, expect, test } from "vitest";
+import type { ItemInput } from "../model/item.js";
+import { createPipeline } from "../pipeline/pipeline.js";
+import { buildWith, wordTokenizer } from "../testing/index.js";
+import { FilterPlugin } from "./filter-plugin.js";
+
+const newest: ItemInput = { id: "last", type: "user", text: "newest question" };
+
+describe("FilterPlugin", () => {
+  test.for([
+    { case: "a stored system message", item: { id: "x", type: "system", text: "stale prompt" }, reason: "stored system message: the system prompt is composed fresh for every build" },
+    { case: "an item excluded from context", item: { id: "x", type: "user", text: "private", metadata: { includeInContext: false } }, reason: "includeInContext is false" },
+    { case: "an empty assistant message", item: { id: "x", type: "assistant", text: "" }, reason: "empty assistant message without tool calls" },
+    { case: "a whitespace-only assistant message", item: { id: "x", type: "assistant", text: " \n\t" }, reason: "empty assistant message without tool calls" },
+    { case: "an invisible-only assistant message", item: { id: "x", type: "assistant", text: "\u200B\uFEFF" }, reason: "empty assistant message without tool calls" },
+  ] satisfies Array<{ case: string; item: ItemInput; reason: string }>)("drops $case and says why", async ({ item, reason }) => {
+    const result = await buildWith([], [item, newest]);
+    expect(result.excludedIds).toEqual(["x"]);
+    expect(result.report.entries[0]).toEqual({
+      id: "x",
+      inputIndex: 0,
+      type: item.type,
+      role: item.type,
+      decision: "dropped",
+      stage: "filter",
+      plugin: "FilterPlugin",
+      reason,
+      tokens: wordTokenizer.count(item.text),
+      history: [{ decision: "dropped", stage: "filter", plugin: "FilterPlugin", reason }],
+    });
+  });
+
+  test("keeps an assistant message with tool calls even when its text is empty", async () => {
+    const result = await buildWith(
+      [],
+      [
+        { id: "u", type: "user", text: "list files" },
+        { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "ls", arguments: "{}" }] },
+        { id: "t", type: "tool-result", callId: "c1", output: "a.txt" },
+      ],
+    );
+    expect(result.includedIds).toEqual(["u", "a", "t"]);
+  });
+
+  test("counts filtered items as seed 000 does: stored system messages are skipped, not counted", async () => {
+    const result = await buildWith(
+      [],
+      [
+        { id: "s", type: "system", text: "stale" },
+        { id: "hidden", type: "user", text: "x", metadata: { includeInContext: false } },
+        { id: "empty", type: "assistant", text: "" },
+        newest,
+      ],
+    );
+    expect(result.metadata).toEqual({ inputCount: 4, outputCount: 1, filteredCount: 2, systemPromptIncluded: false, systemPromptLength: 0 });
+  });
+
+  test.for([
+    { option: "dropStoredSystemMessages", item: { id: "x", type: "system", text: "kept prompt" } },
+    { option: "dropExcludedItems", item: { id: "x", type: "user", text: "kept", metadata: { includeInContext: false } } },
+    { option: "dropEmptyAssistantMessages", item: { id: "x", type: "assistant", text: "" } },
+  ] satisfies Array<{ option: string; item: ItemInput }>)("each rule can be switched off: $option", async ({ option, item }) => {
+    const result = await buildWith([new FilterPlugin({ [option]: false })], [item, newest]);
+    expect(result.includedIds).toContain("x");
+  });
+
+  test("bad options are refused in the constructor, naming the plugin and the field", () => {
+    expect(() => new FilterPlugin({ dropExcludedItems: "yes" as never })).toThrow(
+      expect.objectContaining({ name: "PluginOptionsError", code: "OPTIONS_INVALID", plugin: "FilterPlugin", message: expect.stringContaining("dropExcludedItems") }),
+    );
+  });
+
+  test("is replaceable: the pipeline without it sends what it would have dropped", async () => {
+    const result = await createPipeline({ defaults: { filter: false } }).build([{ id: "s", type: "system", text: "stored" }, newest], { tokenizer: wordTokenizer });
+    expect(result.request.messages[0]).toEqual({ role: "system", content: "stored" });
+  });
+});
