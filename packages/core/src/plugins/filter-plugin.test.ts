@@ -70,6 +70,12 @@ describe("FilterPlugin", () => {
     );
   });
 
+  test("a misspelt option is refused rather than silently ignored", () => {
+    expect(() => new FilterPlugin({ dropStoredSystemMessage: false } as never)).toThrow(
+      expect.objectContaining({ name: "PluginOptionsError", plugin: "FilterPlugin", message: expect.stringContaining("dropStoredSystemMessage") }),
+    );
+  });
+
   test("is replaceable: the pipeline without it sends what it would have dropped", async () => {
     const result = await createPipeline({ defaults: { filter: false } }).build([{ id: "s", type: "system", text: "stored" }, newest], { tokenizer: wordTokenizer });
     expect(result.request.messages[0]).toEqual({ role: "system", content: "stored" });

@@ -8,7 +8,7 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "FilterPlugin";
 
-const filterPluginOptionsSchema = z.object({
+const filterPluginOptionsSchema = z.strictObject({
   /** Stored system messages are skipped: the system prompt is composed fresh for every build. */
   dropStoredSystemMessages: z.boolean().default(true),
   /** Items whose metadata says `includeInContext: false`. */

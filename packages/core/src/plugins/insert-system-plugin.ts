@@ -9,7 +9,7 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "InsertSystemPlugin";
 
-const insertSystemPluginOptionsSchema = z.object({
+const insertSystemPluginOptionsSchema = z.strictObject({
   /** Placed between parts. */
   separator: z.string().default("\n\n"),
   /** Late in the stage, so plugins tapping at STAGE.DEFAULT can add parts first. */

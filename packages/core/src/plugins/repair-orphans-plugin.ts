@@ -9,7 +9,7 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "RepairOrphansPlugin";
 
-const repairOrphansPluginOptionsSchema = z.object({
+const repairOrphansPluginOptionsSchema = z.strictObject({
   /** Text of the result synthesized for a call that never got one. */
   interruptedText: z.string().min(1).default("The tool call was interrupted before it returned a result."),
   stage: z.number().default(STAGE.DEFAULT),

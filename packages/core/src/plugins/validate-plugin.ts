@@ -7,7 +7,7 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "ValidatePlugin";
 
-const validatePluginOptionsSchema = z.object({
+const validatePluginOptionsSchema = z.strictObject({
   stage: z.number().default(STAGE.DEFAULT),
 });
 

@@ -9,7 +9,7 @@ import { renderOpenAIChatMessage } from "./render-openai-chat-message.js";
 
 const PLUGIN_NAME = "OpenAIChatRendererPlugin";
 
-const openAIChatRendererPluginOptionsSchema = z.object({
+const openAIChatRendererPluginOptionsSchema = z.strictObject({
   /** "developer" for o1 and newer reasoning models that reject "system". */
   systemRole: z.enum(["system", "developer"]).default("system"),
   stage: z.number().default(STAGE.DEFAULT),
