@@ -21,6 +21,8 @@ export type InsertSystemPluginOptions = z.input<typeof insertSystemPluginOptions
 export class InsertSystemPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof insertSystemPluginOptionsSchema>;
+  // The same prompt gives the same item object, so per-item token caches keep hitting across builds.
+  #last: ItemOf<"system"> | undefined;
 
   constructor(options: InsertSystemPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, insertSystemPluginOptionsSchema, options);
@@ -31,13 +33,9 @@ export class InsertSystemPlugin implements PipelinePlugin {
       if (context.options.includeSystemPrompt === false) return undefined;
       const parts = context.system.list().filter((part) => part.text.length > 0);
       if (parts.length === 0) return undefined;
-      const system: ItemOf<"system"> = {
-        id: SYSTEM_PROMPT_ID,
-        type: "system",
-        role: "system",
-        text: parts.map((part) => part.text).join(this.#options.separator),
-        metadata: {},
-      };
+      const text = parts.map((part) => part.text).join(this.#options.separator);
+      const system: ItemOf<"system"> = this.#last?.text === text ? this.#last : { id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} };
+      this.#last = system;
       context.report.synthesize(system, `system prompt merged from ${parts.length} part(s): ${parts.map((part) => part.id).join(", ")}`);
       return [system, ...items];
     });

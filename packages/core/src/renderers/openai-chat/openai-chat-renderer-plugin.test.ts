@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { ItemInput } from "../../model/item.js";
+import { createPipeline } from "../../pipeline/pipeline.js";
+import type { Tokenizer } from "../../spec/tokenizer.js";
 import { buildWith, toolLoopFixture, wordTokenizer } from "../../testing/index.js";
 import { countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
 import { OpenAIChatRendererPlugin } from "./openai-chat-renderer-plugin.js";
@@ -82,5 +84,17 @@ describe("OpenAIChatRendererPlugin", () => {
     const expected = 3 + (3 + 1 + 3) + (3 + 1 + 2);
     expect(result.tokenCount).toBe(expected);
     expect(countOpenAIChatTokens(result.request, wordTokenizer)).toBe(expected);
+  });
+
+  test("a rebuild after one new message counts only that message", async () => {
+    const counted: string[] = [];
+    const recording: Tokenizer = { ...wordTokenizer, count: (text) => (counted.push(text), wordTokenizer.count(text)) };
+    const pipeline = createPipeline();
+    const history = toolLoopFixture();
+    const first = await pipeline.build(history, { tokenizer: recording, system: "Be brief." });
+    counted.length = 0;
+    const next = await pipeline.build([...history, { id: "u9", type: "user", text: "one more thing" }], { tokenizer: recording, system: "Be brief." });
+    expect(counted.filter((text) => text !== "user")).toEqual(["one more thing", "one more thing"]);
+    expect(next.tokenCount).toBe(first.tokenCount + 3 + 1 + 3);
   });
 });

@@ -3,7 +3,9 @@ import { z } from "zod";
 import type { PipelinePlugin, PluginHost } from "../../pipeline/pipeline-hooks.js";
 import { STAGE } from "../../pipeline/stage.js";
 import { parsePluginOptions } from "../../plugins/parse-plugin-options.js";
-import { countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
+import type { Item } from "../../model/item.js";
+import type { Tokenizer } from "../../spec/tokenizer.js";
+import { countOpenAIChatMessageTokens, countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
 import type { OpenAIChatMessage, OpenAIChatRequest } from "./openai-chat-request.js";
 import { renderOpenAIChatMessage } from "./render-openai-chat-message.js";
 
@@ -20,6 +22,9 @@ export type OpenAIChatRendererPluginOptions = z.input<typeof openAIChatRendererP
 export class OpenAIChatRendererPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof openAIChatRendererPluginOptionsSchema>;
+  // A message is a pure function of its item and this plugin's options, so its token count is cached
+  // per item: an agent loop's rebuild counts only the new messages, not the whole history again.
+  readonly #messageTokens = new WeakMap<Tokenizer, WeakMap<Item, number>>();
 
   constructor(options: OpenAIChatRendererPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, openAIChatRendererPluginOptionsSchema, options);
@@ -28,7 +33,13 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
   apply(pipeline: PluginHost): void {
     pipeline.hooks.render.for("openai").tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
       const messages: OpenAIChatMessage[] = [];
+      const messageTokens: number[] = [];
       const messageIndexById = new Map<string, number>();
+      let cache = this.#messageTokens.get(context.tokenizer);
+      if (cache === undefined) {
+        cache = new WeakMap();
+        this.#messageTokens.set(context.tokenizer, cache);
+      }
       for (const item of items) {
         const message = renderOpenAIChatMessage(item, this.#options);
         if (message === undefined) {
@@ -37,6 +48,12 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
         }
         messageIndexById.set(item.id, messages.length);
         messages.push(message);
+        let tokens = cache.get(item);
+        if (tokens === undefined) {
+          tokens = countOpenAIChatMessageTokens(message, context.tokenizer);
+          cache.set(item, tokens);
+        }
+        messageTokens.push(tokens);
       }
       const request: OpenAIChatRequest = context.model === undefined ? { messages } : { model: context.model, messages };
       if (context.tools.length > 0) {
@@ -45,7 +62,7 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
           function: tool.description === undefined ? { name: tool.name, parameters: tool.parameters } : { name: tool.name, description: tool.description, parameters: tool.parameters },
         }));
       }
-      return { request, tokenCount: countOpenAIChatTokens(request, context.tokenizer), messageCount: messages.length, messageIndexById };
+      return { request, tokenCount: countOpenAIChatTokens(request, context.tokenizer, messageTokens), messageCount: messages.length, messageIndexById };
     });
   }
 }
