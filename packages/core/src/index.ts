@@ -11,6 +11,12 @@ export { PluginError } from "./errors/plugin-error.js";
 export { PluginOptionsError } from "./errors/plugin-options-error.js";
 export { RendererNotFoundError } from "./errors/renderer-not-found-error.js";
 
+// Importers
+export { importAnthropicMessages, type ImportAnthropicMessagesOptions } from "./importers/import-anthropic-messages.js";
+export { importMemoryChunks } from "./importers/import-memory-chunks.js";
+export { importOpenAIMessages, type ImportOpenAIMessagesOptions } from "./importers/import-openai-messages.js";
+export { importStoredMessages } from "./importers/import-stored-messages.js";
+
 // Item model
 export { type Attachment, attachmentSchema } from "./model/attachment.js";
 export { isBlank } from "./model/is-blank.js";

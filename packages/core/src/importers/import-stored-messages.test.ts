@@ -1,0 +1,287 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import type { Item } from "../model/item.js";
+import { createPipeline } from "../pipeline/pipeline.js";
+import { arbitraryInput, returnsOrThrowsInvalidInput } from "./__fixtures__/arbitrary-input.js";
+import { catchInvalidInput, errorShape } from "./__fixtures__/catch-invalid-input.js";
+import { importStoredMessages } from "./import-stored-messages.js";
+
+const AT = "2026-01-01T10:00:00.000Z";
+
+describe("importStoredMessages", () => {
+  test.for<{ name: string; message: Record<string, unknown>; expected: Item }>([
+    {
+      name: "user message with run metadata (seed 002)",
+      message: { id: "u1", role: "user", content: "USER_INPUT\nHello", createdAt: AT, mode: "chat", runId: "chat-c1", agentId: "pm" },
+      expected: { id: "u1", type: "user", role: "user", text: "USER_INPUT\nHello", createdAt: AT, metadata: { mode: "chat", runId: "chat-c1", agentId: "pm" } },
+    },
+    {
+      name: "numeric id, priority and includeInContext",
+      message: { id: 7, role: "user", content: "note", priority: 5, includeInContext: false },
+      expected: { id: "7", type: "user", role: "user", text: "note", metadata: { priority: 5, includeInContext: false } },
+    },
+    {
+      name: "user content parts: text joined, images as attachments, other parts kept",
+      message: {
+        id: "u2",
+        role: "user",
+        content: [
+          { type: "text", text: "Look at" },
+          { type: "image_url", image_url: { url: "https://example.com/a.png", detail: "high" } },
+          { type: "text", text: "this" },
+          { type: "input_audio", input_audio: { data: "UklGR", format: "wav" } },
+        ],
+      },
+      expected: {
+        id: "u2",
+        type: "user",
+        role: "user",
+        text: "Look at\nthis",
+        attachments: [{ type: "image", url: "https://example.com/a.png", detail: "high" }],
+        metadata: { extra: { parts: [{ type: "input_audio", input_audio: { data: "UklGR", format: "wav" } }] } },
+      },
+    },
+    {
+      name: "system message",
+      message: { id: "s1", role: "system", content: "Old system prompt" },
+      expected: { id: "s1", type: "system", role: "system", text: "Old system prompt", metadata: {} },
+    },
+    {
+      name: "assistant with nested tool_calls and null content (seed 003)",
+      message: {
+        id: "a1",
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"a.json"}' } },
+          { id: "call_2", type: "function", function: { name: "list_dir", arguments: { path: "." } } },
+        ],
+      },
+      expected: {
+        id: "a1",
+        type: "assistant",
+        role: "assistant",
+        text: "",
+        toolCalls: [
+          { id: "call_1", name: "read_file", arguments: '{"path":"a.json"}', kind: "tool" },
+          { id: "call_2", name: "list_dir", arguments: '{"path":"."}', kind: "tool" },
+        ],
+        metadata: {},
+      },
+    },
+    {
+      name: "assistant with flat tool_calls; broken argument JSON kept verbatim",
+      message: { id: "a2", role: "assistant", content: "Checking.", tool_calls: [{ id: "call_3", name: "search", arguments: '{"q": "unterminated' }] },
+      expected: {
+        id: "a2",
+        type: "assistant",
+        role: "assistant",
+        text: "Checking.",
+        toolCalls: [{ id: "call_3", name: "search", arguments: '{"q": "unterminated', kind: "tool" }],
+        metadata: {},
+      },
+    },
+    {
+      name: "assistant with an empty tool_calls list",
+      message: { id: "a3", role: "assistant", content: "Done.", tool_calls: [] },
+      expected: { id: "a3", type: "assistant", role: "assistant", text: "Done.", toolCalls: [], metadata: {} },
+    },
+    {
+      name: "persisted LLM error (partType error)",
+      message: { id: "e1", role: "assistant", content: "LLM_TIMEOUT: the model did not answer", partType: "error", mode: "run", runId: "r1" },
+      expected: { id: "e1", type: "error", role: "assistant", text: "LLM_TIMEOUT: the model did not answer", metadata: { mode: "run", runId: "r1" } },
+    },
+    {
+      name: "persisted error (error: true)",
+      message: { id: "e2", role: "assistant", content: "failed", error: true },
+      expected: { id: "e2", type: "error", role: "assistant", text: "failed", metadata: {} },
+    },
+    {
+      name: "tool result (seed 003)",
+      message: { id: "t1", role: "tool", content: '{"port":80}', tool_call_id: "call_1", toolName: "read_file", duration: 12, partType: "tool_result", createdAt: AT },
+      expected: { id: "t1", type: "tool-result", role: "tool", callId: "call_1", toolName: "read_file", output: '{"port":80}', isError: false, durationMs: 12, kind: "tool", createdAt: AT, metadata: {} },
+    },
+    {
+      name: "failed tool result with text parts and null content",
+      message: { id: "t2", role: "tool", content: [{ type: "text", text: "ENOENT" }, { type: "text", text: "a.json" }], tool_call_id: "call_2", is_error: true },
+      expected: { id: "t2", type: "tool-result", role: "tool", callId: "call_2", output: "ENOENT\na.json", isError: true, kind: "tool", metadata: {} },
+    },
+    {
+      name: "tool result with null content and error: true",
+      message: { id: "t3", role: "tool", content: null, tool_call_id: "call_3", error: true },
+      expected: { id: "t3", type: "tool-result", role: "tool", callId: "call_3", output: "", isError: true, kind: "tool", metadata: {} },
+    },
+    {
+      name: "summary with an inclusive range",
+      message: { id: "sum1", kind: "summary", role: "system", content: "Earlier: the user set up the project.", summary: { fromId: "u1", toId: "t3" } },
+      expected: { id: "sum1", type: "summary", role: "system", text: "Earlier: the user set up the project.", coveredIds: [], fromId: "u1", toId: "t3", metadata: {} },
+    },
+    {
+      name: "summary with a messageIds list (seed 004)",
+      message: { id: "sum2", kind: "summary", content: "Summary", messageIds: ["u1", 2] },
+      expected: { id: "sum2", type: "summary", role: "system", text: "Summary", coveredIds: ["u1", "2"], metadata: {} },
+    },
+  ])("$name", ({ message, expected }) => {
+    expect(importStoredMessages([message])).toStrictEqual([expected]);
+  });
+
+  test("keeps unknown fields verbatim in metadata.extra, nested ones by field path", () => {
+    const ui = { collapsed: true, tags: ["a", "b"] };
+    const [item] = importStoredMessages([
+      {
+        id: "a1",
+        role: "assistant",
+        content: [{ type: "text", text: "Hi", annotations: [] }, { type: "refusal", refusal: "no" }],
+        tool_calls: [{ id: "c1", index: 0, type: "function", function: { name: "f", arguments: "{}", strict: true } }],
+        ui,
+        partType: "text",
+        toolName: "unused on an assistant message",
+      },
+    ]);
+    expect(item?.metadata).toStrictEqual({
+      extra: {
+        ui: { collapsed: true, tags: ["a", "b"] },
+        partType: "text",
+        toolName: "unused on an assistant message",
+        "content[0].annotations": [],
+        "tool_calls[0].index": 0,
+        "tool_calls[0].function.strict": true,
+        parts: [{ type: "refusal", refusal: "no" }],
+      },
+    });
+    expect(item?.metadata.extra?.ui).toBe(ui);
+  });
+
+  test.for<{ name: string; input: unknown; index: number; id: string | undefined; path: Array<string | number>; field: string }>([
+    { name: "input that is not an array", input: { id: "m1" }, index: 0, id: undefined, path: [], field: "(record)" },
+    { name: "a null record", input: [null], index: 0, id: undefined, path: [], field: "(record)" },
+    { name: "a number where a record is expected", input: [{ id: "ok", role: "user", content: "" }, 42], index: 1, id: undefined, path: [], field: "(record)" },
+    { name: "a missing id", input: [{ role: "user", content: "hi" }], index: 0, id: undefined, path: ["id"], field: "id" },
+    { name: "an empty id", input: [{ id: "", role: "user", content: "hi" }], index: 0, id: undefined, path: ["id"], field: "id" },
+    { name: "a duplicate id", input: [{ id: "m1", role: "user", content: "a" }, { id: "m1", role: "user", content: "b" }], index: 1, id: "m1", path: ["id"], field: "id" },
+    { name: "content of the wrong type", input: [{ id: "m1", role: "user", content: 42 }], index: 0, id: "m1", path: ["content"], field: "content" },
+    { name: "a content part that is not an object", input: [{ id: "m1", role: "user", content: ["hi"] }], index: 0, id: "m1", path: ["content", 0], field: "content[0]" },
+    { name: "a text part without text", input: [{ id: "m1", role: "user", content: [{ type: "text" }] }], index: 0, id: "m1", path: ["content", 0, "text"], field: "content[0].text" },
+    {
+      name: "an image part with an unknown detail",
+      input: [{ id: "m1", role: "user", content: [{ type: "image_url", image_url: { url: "https://x", detail: "max" } }] }],
+      index: 0,
+      id: "m1",
+      path: ["content", 0, "image_url", "detail"],
+      field: "content[0].image_url.detail",
+    },
+    { name: "an unknown role", input: [{ id: "m1", role: "robot", content: "beep" }], index: 0, id: "m1", path: ["role"], field: "role" },
+    { name: "a missing role", input: [{ id: "m1", content: "beep" }], index: 0, id: "m1", path: ["role"], field: "role" },
+    { name: "a tool message without tool_call_id", input: [{ id: "t1", role: "tool", content: "ok" }], index: 0, id: "t1", path: ["tool_call_id"], field: "tool_call_id" },
+    {
+      name: "a tool call without a function name",
+      input: [{ id: "a1", role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { arguments: "{}" } }] }],
+      index: 0,
+      id: "a1",
+      path: ["tool_calls", 0, "function", "name"],
+      field: "tool_calls[0].function.name",
+    },
+    {
+      name: "a flat tool call without a name",
+      input: [{ id: "a1", role: "assistant", tool_calls: [{ id: "c1", arguments: "{}" }] }],
+      index: 0,
+      id: "a1",
+      path: ["tool_calls", 0, "name"],
+      field: "tool_calls[0].name",
+    },
+    {
+      name: "a tool call without an id",
+      input: [{ id: "a1", role: "assistant", tool_calls: [{ type: "function", function: { name: "f", arguments: "{}" } }] }],
+      index: 0,
+      id: "a1",
+      path: ["tool_calls", 0, "id"],
+      field: "tool_calls[0].id",
+    },
+    {
+      name: "tool call arguments that are a number",
+      input: [{ id: "a1", role: "assistant", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: 3 } }] }],
+      index: 0,
+      id: "a1",
+      path: ["tool_calls", 0, "function", "arguments"],
+      field: "tool_calls[0].function.arguments",
+    },
+    { name: "tool_calls that is not an array", input: [{ id: "a1", role: "assistant", tool_calls: {} }], index: 0, id: "a1", path: ["tool_calls"], field: "tool_calls" },
+    { name: "a tool_calls entry that is null", input: [{ id: "a1", role: "assistant", tool_calls: [null] }], index: 0, id: "a1", path: ["tool_calls", 0], field: "tool_calls[0]" },
+    { name: "an unparseable createdAt", input: [{ id: "m1", role: "user", content: "", createdAt: "yesterday" }], index: 0, id: "m1", path: ["createdAt"], field: "createdAt" },
+    { name: "a negative duration", input: [{ id: "t1", role: "tool", tool_call_id: "c1", content: "", duration: -1 }], index: 0, id: "t1", path: ["duration"], field: "duration" },
+    { name: "is_error that is not a boolean", input: [{ id: "t1", role: "tool", tool_call_id: "c1", content: "", is_error: "yes" }], index: 0, id: "t1", path: ["is_error"], field: "is_error" },
+    { name: "a priority that is not a number", input: [{ id: "m1", role: "user", content: "", priority: "high" }], index: 0, id: "m1", path: ["priority"], field: "priority" },
+    { name: "a summary without a range or list", input: [{ id: "s1", kind: "summary", content: "S" }], index: 0, id: "s1", path: ["summary"], field: "summary" },
+    { name: "a summary range without toId", input: [{ id: "s1", kind: "summary", content: "S", summary: { fromId: "u1" } }], index: 0, id: "s1", path: ["summary", "toId"], field: "summary.toId" },
+  ])("rejects $name", ({ input, index, id, path, field }) => {
+    const error = catchInvalidInput(() => importStoredMessages(input));
+    expect(errorShape(error)).toStrictEqual({ name: "InvalidInputError", code: "INPUT_INVALID", source: "stored message", index, id, path });
+    expect(error.issues).toHaveLength(1);
+    expect(error.message).toContain(`stored message[${index}]`);
+    if (id !== undefined) expect(error.message).toContain(`(id "${id}")`);
+    expect(error.message).toContain(`field ${field}:`);
+  });
+
+  test("lists every problem of the input in one error", () => {
+    const error = catchInvalidInput(() =>
+      importStoredMessages([
+        { id: "u1", role: "user", content: "fine" },
+        null,
+        { role: "tool", content: "ok" },
+        { id: "a1", role: "assistant", tool_calls: [{ id: "c1", type: "function", function: {} }, { id: "", name: "g" }] },
+        { id: "x1", role: "robot", content: 1 },
+      ]),
+    );
+    expect(error.issues).toStrictEqual([
+      { index: 1, id: undefined, path: [], message: "expected an object, got null" },
+      { index: 2, id: undefined, path: ["id"], message: "a stored message needs an id" },
+      { index: 2, id: undefined, path: ["tool_call_id"], message: "a tool message needs the tool_call_id of the call it answers" },
+      { index: 3, id: "a1", path: ["tool_calls", 0, "function", "name"], message: "a tool call needs a function name" },
+      { index: 3, id: "a1", path: ["tool_calls", 1, "id"], message: "expected a non-empty string, got an empty string" },
+      { index: 4, id: "x1", path: ["role"], message: 'expected one of "user", "assistant", "system", "tool", got "robot"' },
+    ]);
+    expect(errorShape(error)).toStrictEqual({ name: "InvalidInputError", code: "INPUT_INVALID", source: "stored message", index: 1, id: undefined, path: [] });
+    expect(error.message.split("\n")).toHaveLength(6);
+  });
+
+  test("imports a stored agent tool loop that the pipeline builds", async () => {
+    const items = importStoredMessages([
+      { id: "u1", role: "user", content: "Compare the two config files.", createdAt: "2026-01-01T10:00:00.000Z", mode: "agent" },
+      {
+        id: "a1",
+        role: "assistant",
+        content: null,
+        createdAt: "2026-01-01T10:00:01.000Z",
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: "read_file", arguments: '{"path":"a.json"}' } },
+          { id: "call_b", name: "read_file", arguments: { path: "b.json" } },
+        ],
+      },
+      { id: "t1", role: "tool", content: '{"port":80}', tool_call_id: "call_a", toolName: "read_file", createdAt: "2026-01-01T10:00:02.000Z" },
+      { id: "t2", role: "tool", content: "ENOENT", tool_call_id: "call_b", is_error: true, createdAt: "2026-01-01T10:00:03.000Z" },
+      { id: "a2", role: "assistant", content: "b.json is missing.", createdAt: "2026-01-01T10:00:04.000Z" },
+    ]);
+    const result = await createPipeline().build(items);
+    expect(result.request.messages).toStrictEqual([
+      { role: "user", content: "Compare the two config files." },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: "read_file", arguments: '{"path":"a.json"}' } },
+          { id: "call_b", type: "function", function: { name: "read_file", arguments: '{"path":"b.json"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "call_a", content: '{"port":80}' },
+      { role: "tool", tool_call_id: "call_b", content: "Error: ENOENT" },
+      { role: "assistant", content: "b.json is missing." },
+    ]);
+    expect(result.includedIds).toStrictEqual(["u1", "a1", "t1", "t2", "a2"]);
+  });
+
+  test("any input either imports or throws InvalidInputError, never a TypeError", () => {
+    const keys = ["id", "role", "content", "createdAt", "mode", "runId", "agentId", "includeInContext", "priority", "partType", "toolName", "duration", "tool_calls", "tool_call_id", "is_error", "error", "kind", "summary", "coveredIds", "messageIds", "type", "text", "image_url", "url", "detail", "function", "name", "arguments", "fromId", "toId"];
+    const labels = ["user", "assistant", "system", "tool", "summary", "error", "tool_result", "text", "image_url", "function", "low", "2026-01-01T10:00:00.000Z"];
+    fc.assert(fc.property(arbitraryInput(keys, labels), (input) => returnsOrThrowsInvalidInput(() => importStoredMessages(input))), { numRuns: 500 });
+  });
+});

@@ -1,0 +1,52 @@
+// The loop every importer shares: turns each record of the input array into items, validates them
+// through the item schema, and throws one InvalidInputError listing every problem of the whole input.
+import { type InputIssue, InvalidInputError } from "../errors/invalid-input-error.js";
+import type { Item, ItemInput } from "../model/item.js";
+import { parseItem, readRecordId } from "../model/parse-items.js";
+import { describeValue } from "./describe-value.js";
+import { isPlainObject } from "./is-plain-object.js";
+import { RecordReader } from "./record-reader.js";
+
+/** Turns one record into items; problems go to the reader, which then discards the items. */
+export type ReadRecord = (record: Record<string, unknown>, reader: RecordReader) => ReadonlyArray<ItemInput>;
+
+export function runImport(source: string, input: unknown, readRecord: ReadRecord): Item[] {
+  if (!Array.isArray(input)) {
+    throw new InvalidInputError(source, [{ index: 0, id: undefined, path: [], message: `expected an array of ${source}s, got ${describeValue(input)}` }]);
+  }
+  const items: Item[] = [];
+  const issues: InputIssue[] = [];
+  const firstIndexById = new Map<string, number>();
+  // A counting loop rather than forEach, which skips the holes of a sparse array.
+  for (let index = 0; index < input.length; index++) {
+    const record: unknown = input[index];
+    const reader = new RecordReader(index, readRecordId(record));
+    if (!isPlainObject(record)) {
+      reader.issue([], `expected an object, got ${describeValue(record)}`);
+      issues.push(...reader.issues);
+      continue;
+    }
+    const built = readRecord(record, reader);
+    if (reader.issues.length > 0) {
+      issues.push(...reader.issues);
+      continue;
+    }
+    for (const candidate of built) {
+      // The importer checks every field it reads, so this is a backstop; its paths are the item's.
+      const parsed = parseItem(candidate, index);
+      if (Array.isArray(parsed)) {
+        issues.push(...parsed.map((issue) => ({ ...issue, id: reader.id })));
+        continue;
+      }
+      const earlier = firstIndexById.get(parsed.id);
+      if (earlier !== undefined) {
+        issues.push({ index, id: reader.id, path: ["id"], message: `duplicate id: record ${earlier} has the same id` });
+        continue;
+      }
+      firstIndexById.set(parsed.id, index);
+      items.push(parsed);
+    }
+  }
+  if (issues.length > 0) throw new InvalidInputError(source, issues);
+  return items;
+}
