@@ -1,7 +1,7 @@
 // The one context object of a build. Taps see it through the StageContext / ValidateContext
 // interfaces; the pipeline reaches its internals (events, issues, the current tap) through
 // `internalsOf`, which plugins cannot import.
-import { type ValidationIssue } from "../errors/context-validation-error.js";
+import type { ValidationIssue } from "../errors/context-validation-error.js";
 import type { Item } from "../model/item.js";
 import { itemText } from "../model/item-text.js";
 import type { TurnGroups } from "../model/turn-groups.js";

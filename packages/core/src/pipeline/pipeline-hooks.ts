@@ -14,6 +14,7 @@ export interface TapOptions {
 
 export type Items = ReadonlyArray<Item>;
 /** Returning undefined keeps the items as they were. */
+// biome-ignore lint/suspicious/noConfusingVoidType: lets a tap with no return statement type-check
 export type ItemsTapResult = Items | undefined | void;
 
 /** compress, filter, repair-orphans and insert-system: a waterfall over the item list. */

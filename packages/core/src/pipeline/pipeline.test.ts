@@ -143,7 +143,10 @@ describe("freezing", () => {
 
   test("a plugin that kept the hooks cannot tap them after the build either", async () => {
     let saved: PluginHost | undefined;
-    const pipeline = createPipeline({ plugins: [plugin("Keeper", (host) => void (saved = host))] });
+    const keeper = plugin("Keeper", (host) => {
+      saved = host;
+    });
+    const pipeline = createPipeline({ plugins: [keeper] });
     await pipeline.build(chat);
     expect(() => saved!.hooks.filter.tap({ name: "Keeper" }, () => undefined)).toThrow(PipelineFrozenError);
   });

@@ -6,7 +6,6 @@
 //   }
 import type { OpenAIChatRequest } from "../renderers/openai-chat/openai-chat-request.js";
 
-// biome-ignore lint/suspicious/noEmptyInterface: augmented by renderer packages
 export interface RendererOutputMap {
   openai: OpenAIChatRequest;
 }

@@ -88,7 +88,13 @@ describe("OpenAIChatRendererPlugin", () => {
 
   test("a rebuild after one new message counts only that message", async () => {
     const counted: string[] = [];
-    const recording: Tokenizer = { ...wordTokenizer, count: (text) => (counted.push(text), wordTokenizer.count(text)) };
+    const recording: Tokenizer = {
+      ...wordTokenizer,
+      count(text) {
+        counted.push(text);
+        return wordTokenizer.count(text);
+      },
+    };
     const pipeline = createPipeline();
     const history = toolLoopFixture();
     const first = await pipeline.build(history, { tokenizer: recording, system: "Be brief." });
