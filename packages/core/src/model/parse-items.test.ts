@@ -34,6 +34,8 @@ describe("parseItems", () => {
     { case: "a bad date", input: [{ id: "m3", type: "user", text: "x", createdAt: "yesterday" }], issue: { index: 0, id: "m3", path: ["createdAt"], message: "must be a date string that Date.parse understands" } },
     { case: "a bad tool call", input: [{ id: "m4", type: "assistant", toolCalls: [{ id: "c", arguments: "{}" }] }], issue: { index: 0, id: "m4", path: ["toolCalls", 0, "name"], message: "Invalid input: expected string, received undefined" } },
     { case: "a null record", input: [null], issue: { index: 0, id: undefined, path: [], message: expect.any(String) } },
+    // biome-ignore lint/suspicious/noSparseArray: a hole in the input must be reported, not skipped
+    { case: "a hole in a sparse array", input: [, { id: "x", type: "user", text: "x" }], issue: { index: 0, id: undefined, path: [], message: expect.any(String) } },
     { case: "a duplicate id", input: [{ id: "d", type: "user", text: "a" }, { id: "d", type: "user", text: "b" }], issue: { index: 1, id: "d", path: ["id"], message: "duplicate id: item 0 has the same id" } },
   ])("names the item and the field for $case", ({ input, issue }) => {
     const error = thrown(input);

@@ -49,20 +49,21 @@ export function parseItems(inputs: ReadonlyArray<ItemInput>, source = "item"): I
   const items: Item[] = [];
   const issues: InputIssue[] = [];
   const firstIndexById = new Map<string, number>();
-  inputs.forEach((input, index) => {
-    const parsed = parseItem(input, index);
+  // A counting loop rather than forEach, which would skip the holes of a sparse array silently.
+  for (let index = 0; index < inputs.length; index++) {
+    const parsed = parseItem(inputs[index] as ItemInput, index);
     if (Array.isArray(parsed)) {
       issues.push(...parsed);
-      return;
+      continue;
     }
     const earlier = firstIndexById.get(parsed.id);
     if (earlier !== undefined) {
       issues.push({ index, id: parsed.id, path: ["id"], message: `duplicate id: item ${earlier} has the same id` });
-      return;
+      continue;
     }
     firstIndexById.set(parsed.id, index);
     items.push(parsed);
-  });
+  }
   if (issues.length > 0) throw new InvalidInputError(source, issues);
   return items;
 }
