@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "examples/*", "bench"],
+    projects: ["packages/*", "examples/*", "bench", "docs"],
     reporters: ["default", "./scripts/vitest-summary-reporter.ts"],
     coverage: { provider: "v8", include: ["packages/*/src/**"] },
   },
