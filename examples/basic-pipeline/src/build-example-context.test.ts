@@ -7,7 +7,7 @@ test("the bundled conversation builds into a valid OpenAI request with a full re
   // The stored system message and the draft marked includeInContext: false stay out.
   expect(result.excludedIds).toEqual(["m01", "m07"]);
   // The interrupted run_tests call gets a synthesized result, so OpenAI accepts the history.
-  expect(result.report.synthesized.map((entry) => entry.id)).toEqual(["ctxpipe:system-prompt", "m09:interrupted:call_test"]);
+  expect(result.report.synthesized.map((entry) => entry.id)).toEqual(["ctxpipe:system-prompt", "ctxpipe:interrupted:m09:call_test"]);
   expect(result.request.messages.at(-1)).toEqual({ role: "user", content: "USER_INPUT\ncontinue" });
   expect(result.request.messages[0]).toEqual({ role: "system", content: "You are a senior build engineer.\n\nAnswer in short, concrete steps." });
 });

@@ -9,14 +9,14 @@ const OPENAI_KEY = "sk-proj-EXAMPLE0123456789abcdefEXAMPLE0123456789";
 const AWS_KEY_ID = "AKIAIOSFODNN7EXAMPLE";
 const GITHUB_TOKEN = "ghp_EXAMPLEexample0123456789EXAMPLEexampl";
 
-/** Captures the item list each time its tap runs; registered after the plugin at the same position, it sees its output. */
-function probe(name: string, stage: number = STAGE.EARLY): PipelinePlugin & { seen: Array<ReadonlyArray<Item>> } {
+/** Captures the item list each time its compress tap runs; registered after the plugin at the same position, it sees its output. */
+function probe(name: string, stage: number = STAGE.FIRST): PipelinePlugin & { seen: Array<ReadonlyArray<Item>> } {
   const seen: Array<ReadonlyArray<Item>> = [];
   return {
     name,
     seen,
     apply(pipeline) {
-      pipeline.hooks.filter.tap({ name, stage }, (items) => {
+      pipeline.hooks.compress.tap({ name, stage }, (items) => {
         seen.push(items);
       });
     },
@@ -147,12 +147,12 @@ describe("RedactSecretsPlugin", () => {
         type: "user",
         role: "user",
         decision: "repaired",
-        stage: "filter",
+        stage: "compress",
         plugin: "RedactSecretsPlugin",
         reason,
         tokens: wordTokenizer.count("key [REDACTED:openai-api-key] and [REDACTED:openai-api-key], mail [REDACTED:email]"),
         messageIndex: 0,
-        history: [{ decision: "repaired", stage: "filter", plugin: "RedactSecretsPlugin", reason }],
+        history: [{ decision: "repaired", stage: "compress", plugin: "RedactSecretsPlugin", reason }],
       },
     ]);
   });
@@ -203,7 +203,7 @@ describe("RedactSecretsPlugin", () => {
     const redacted = after.seen[0]?.[1];
     expect(JSON.stringify(redacted)).not.toContain(OPENAI_KEY);
     expect(JSON.stringify(redacted)).toContain("[REDACTED:openai-api-key]");
-    expect(result.report.entries[1]?.history[0]).toMatchObject({ decision: "repaired", stage: "filter", plugin: "RedactSecretsPlugin" });
+    expect(result.report.entries[1]?.history[0]).toMatchObject({ decision: "repaired", stage: "compress", plugin: "RedactSecretsPlugin" });
   });
 
   test("redacts unsigned reasoning and leaves out a signed reasoning part it cannot edit", async () => {
@@ -292,6 +292,39 @@ describe("RedactSecretsPlugin", () => {
       { role: "system", content: "You are a deploy bot." },
       { role: "user", content: "Deploy with [REDACTED:aws-access-key-id]" },
       { role: "assistant", content: "Deploying." },
+    ]);
+  });
+
+  test("hides secrets from a compression plugin at the default position, even one registered before it", async () => {
+    // A user's compression plugin (say an LLM summarizer) tapping compress at STAGE.DEFAULT.
+    const received: string[] = [];
+    const spy: PipelinePlugin = {
+      name: "Spy",
+      apply(pipeline) {
+        pipeline.hooks.compress.tap({ name: "Spy" }, (items) => {
+          for (const item of items) {
+            if (item.type === "tool-result") received.push(item.output);
+            else received.push(item.text);
+            if (item.type === "assistant") received.push(...item.toolCalls.map((call) => call.arguments));
+          }
+          return undefined;
+        });
+      },
+    };
+    const pipeline = createPipeline({ plugins: [spy, new RedactSecretsPlugin()] });
+    await pipeline.build(
+      [
+        { id: "u", type: "user", text: `Deploy with ${AWS_KEY_ID}` },
+        { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "shell", arguments: `{"env": {"OPENAI_API_KEY": "${OPENAI_KEY}"}}` }] },
+        { id: "t", type: "tool-result", callId: "c1", output: `GITHUB_TOKEN=${GITHUB_TOKEN}` },
+      ],
+      { tokenizer: wordTokenizer },
+    );
+    expect(received).toEqual([
+      "Deploy with [REDACTED:aws-access-key-id]",
+      "",
+      '{"env": {"OPENAI_API_KEY": "[REDACTED:openai-api-key]"}}',
+      "GITHUB_TOKEN=[REDACTED:github-token]",
     ]);
   });
 

@@ -1,5 +1,6 @@
 // RedactSecretsPlugin: replaces API keys, tokens and (optionally) email addresses in every item's text
-// early in the filter stage, so no later plugin, renderer or provider sees them.
+// at the very start of the compress stage, the first stage of a build, so no later plugin (a compression
+// plugin that sends items to an LLM summarizer included), renderer or provider sees them.
 import { type Item, type ItemOf, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE } from "@ctxpipe/core";
 import { z } from "zod";
 import { redactText } from "./redact-text.js";
@@ -20,8 +21,11 @@ const redactSecretsPluginOptionsSchema = z.strictObject({
   emails: z.boolean().default(false),
   /** Patterns of your own, applied after the built-in ones. */
   patterns: z.array(secretPatternSchema).default([]),
-  /** Position inside the filter stage; early, so other filter plugins never see a secret either. */
-  stage: z.number().default(STAGE.EARLY),
+  /**
+   * Position inside the compress stage; first, so no compression plugin (which may send items to an
+   * LLM summarizer) and no later stage ever sees a secret.
+   */
+  stage: z.number().default(STAGE.FIRST),
 });
 
 export type RedactSecretsPluginOptions = z.input<typeof redactSecretsPluginOptionsSchema>;
@@ -125,7 +129,7 @@ export class RedactSecretsPlugin implements PipelinePlugin {
   }
 
   apply(pipeline: PluginHost): void {
-    pipeline.hooks.filter.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
+    pipeline.hooks.compress.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
       let changed = false;
       const redacted = items.map((item) => {
         const result = this.#redactItem(item);

@@ -13,10 +13,10 @@ describe("redact-before-sending example", () => {
     const result = await buildRedactedContext();
     const repaired = result.report.entries.filter((entry) => entry.decision === "repaired");
     expect(repaired.map(({ id, stage, plugin, reason }) => ({ id, stage, plugin, reason }))).toEqual([
-      { id: "u1", stage: "filter", plugin: "RedactSecretsPlugin", reason: "redacted 1 secret: openai-api-key" },
-      { id: "t1", stage: "filter", plugin: "RedactSecretsPlugin", reason: "redacted 3 secrets: openai-api-key, github-token, deploy-token" },
-      { id: "a2", stage: "filter", plugin: "RedactSecretsPlugin", reason: "redacted 1 secret: deploy-token" },
-      { id: "u2", stage: "filter", plugin: "RedactSecretsPlugin", reason: "redacted 1 secret: email" },
+      { id: "u1", stage: "compress", plugin: "RedactSecretsPlugin", reason: "redacted 1 secret: openai-api-key" },
+      { id: "t1", stage: "compress", plugin: "RedactSecretsPlugin", reason: "redacted 3 secrets: openai-api-key, github-token, deploy-token" },
+      { id: "a2", stage: "compress", plugin: "RedactSecretsPlugin", reason: "redacted 1 secret: deploy-token" },
+      { id: "u2", stage: "compress", plugin: "RedactSecretsPlugin", reason: "redacted 1 secret: email" },
     ]);
     expect(result.includedIds).toEqual(["u1", "a1", "t1", "a2", "t2", "a3", "u2"]);
   });

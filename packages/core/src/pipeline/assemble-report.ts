@@ -53,11 +53,14 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   const { internals, messageIndexById } = input;
   const finalById = new Map<string, Item>();
   for (const item of input.finalItems) finalById.set(item.id, item);
+  const lastEvent = (id: string) => internals.events.get(id)?.at(-1);
 
-  const sent = (id: string): boolean => {
-    if (!finalById.has(id)) return false;
-    const last = internals.events.get(id)?.at(-1);
-    return last === undefined || !REMOVING.has(last.decision);
+  // An item reaches the model if it is in the final list and was not dropped there (a renderer may
+  // leave an item out), or if it was merged into an item that reaches the model.
+  const sent = (id: string, depth = 0): boolean => {
+    const last = lastEvent(id);
+    if (last?.decision === "merged" && last.relatedId !== undefined && depth < 16) return sent(last.relatedId, depth + 1);
+    return finalById.has(id) && (last === undefined || !REMOVING.has(last.decision));
   };
 
   const renderStage: StageLabel = "render";
@@ -70,26 +73,36 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   const entries: ReportEntry[] = [];
   const inputIds = new Set<string>();
   const excludedIds: string[] = [];
+  const mergedInto = new Map<string, string[]>();
   input.inputItems.forEach((original, inputIndex) => {
     inputIds.add(original.id);
     const history = internals.events.get(original.id) ?? [];
-    const final = finalById.get(original.id);
+    const last = history.at(-1);
     let decision: ReportEvent;
     if (sent(original.id)) {
-      // Present at the end: merged or repaired if a plugin said so last, otherwise kept.
-      const last = history.at(-1);
-      decision = last !== undefined && (last.decision === "merged" || last.decision === "repaired") ? last : keptEvent(original.id);
+      if (last?.decision === "merged") {
+        decision = last;
+        if (!finalById.has(original.id)) mergedInto.set(last.relatedId!, [...(mergedInto.get(last.relatedId!) ?? []), original.id]);
+      } else if (last?.decision === "repaired") {
+        decision = last;
+      } else if (last?.decision === "synthesized") {
+        // A plugin removed the item and later put back an object of its own under the same id.
+        decision = { ...last, decision: "repaired", reason: `replaced: ${last.reason}` };
+      } else {
+        decision = keptEvent(original.id);
+      }
     } else {
       excludedIds.push(original.id);
-      decision = [...history].reverse().find((event) => REMOVING.has(event.decision) || event.decision === "merged") ?? {
+      decision = history.findLast((event) => REMOVING.has(event.decision) || event.decision === "merged") ?? {
         decision: "dropped",
         stage: renderStage,
         plugin: input.renderPlugin,
         reason: "not in the rendered request",
       };
     }
-    const counted = final ?? original;
-    entries.push(entryFor(original, inputIndex, decision, history, input.countTokens(counted), messageIndexById?.get(original.id)));
+    const counted = finalById.get(original.id) ?? original;
+    const messageIndex = messageIndexById?.get(original.id) ?? (last?.relatedId === undefined ? undefined : messageIndexById?.get(last.relatedId));
+    entries.push(entryFor(original, inputIndex, decision, history, input.countTokens(counted), messageIndex));
   });
 
   const synthesized: ReportEntry[] = [];
@@ -97,7 +110,7 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   for (const item of input.finalItems) {
     if (!sent(item.id)) continue;
     if (inputIds.has(item.id)) {
-      includedIds.push(item.id);
+      includedIds.push(item.id, ...(mergedInto.get(item.id) ?? []));
       continue;
     }
     const history = internals.events.get(item.id) ?? [];

@@ -84,6 +84,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
       state.touched.clear();
     },
     record(id, decision, reason, relatedId) {
+      if (state.stage === "validate") throw new Error("validate taps report problems with context.issue(); they cannot change the items");
       const event: ReportEvent =
         relatedId === undefined
           ? { decision, stage: state.stage, plugin: state.plugin, reason }

@@ -250,6 +250,36 @@ describe("error attribution", () => {
     expect(error).toMatchObject({ name: "PluginError", plugin: "Liar", hook: "filter", message });
   });
 
+  test("a tap that records a drop but still returns the item is refused, so the report cannot contradict the request", async () => {
+    const liar = plugin("HalfDrop", (host) =>
+      host.hooks.filter.tap({ name: "HalfDrop" }, (items, context) => {
+        context.report.drop(items[0]!, "pretending");
+        return undefined;
+      }),
+    );
+    const error = await caught(createPipeline({ plugins: [liar] }).build(chat));
+    expect(error).toMatchObject({ name: "PluginError", plugin: "HalfDrop", hook: "filter", message: '[plugin HalfDrop] filter: recorded item "u1" as dropped but still returned it; remove it from the list it returns' });
+  });
+
+  test("a validate tap cannot record decisions about items", async () => {
+    const meddler = plugin("Meddler", (host) => host.hooks.validate.tap({ name: "Meddler" }, (items, context) => context.report.drop(items[0]!, "no")));
+    const error = await caught(createPipeline({ plugins: [meddler] }).build(chat));
+    expect(error).toMatchObject({ name: "PluginError", plugin: "Meddler", hook: "validate", message: "[plugin Meddler] validate: validate taps report problems with context.issue(); they cannot change the items" });
+  });
+
+  test("an input item a plugin replaced with its own object is reported as repaired, not kept", async () => {
+    const swapper = plugin("Swapper", (host) => {
+      host.hooks.compress.tap({ name: "Swapper", stage: 1 }, (items, context) => {
+        context.report.drop(items[0]!, "gone");
+        return items.slice(1);
+      });
+      host.hooks.compress.tap({ name: "Restorer", stage: 2 }, (items) => [{ id: "u1", type: "user", text: "rewritten", role: "user", metadata: {} } satisfies Item, ...items]);
+    });
+    const result = await createPipeline({ plugins: [swapper] }).build(chat);
+    expect(result.report.entries[0]).toMatchObject({ id: "u1", decision: "repaired", plugin: "Restorer", reason: "replaced: added by Restorer without a recorded reason" });
+    expect(result.includedIds).toContain("u1");
+  });
+
   test("a renderer returning something that is not a render result is that renderer's fault", async () => {
     const liar = plugin("LiarRenderer", (host) => host.hooks.render.for("liar").tap({ name: "LiarRenderer" }, () => ({ request: {}, tokenCount: -1, messageCount: 0 })));
     const error = await caught(createPipeline({ plugins: [liar] }).build(chat, { renderer: "liar" as "openai" }));

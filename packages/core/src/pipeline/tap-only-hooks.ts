@@ -43,6 +43,19 @@ function wrapThrown(plugin: string, hook: string, error: unknown): PluginError {
   return new PluginError(plugin, hook, error);
 }
 
+const REMOVALS: ReadonlySet<string> = new Set(["dropped", "summarized", "merged"]);
+
+/** A tap that says it removed an item must not hand it on: the report would contradict the request. */
+function checkRecordedRemovals(context: object, plugin: string, hook: StageLabel, isPresent: (id: string) => boolean): void {
+  const internal = internalsOf(context);
+  for (const id of internal.touched) {
+    const last = internal.events.get(id)?.at(-1);
+    if (last !== undefined && REMOVALS.has(last.decision) && isPresent(id)) {
+      throw failure(plugin, hook, `recorded item "${id}" as ${last.decision} but still returned it; remove it from the list it returns`);
+    }
+  }
+}
+
 /** Checks a stage tap's returned list and records what it did without saying. */
 function acceptItems(context: object, plugin: string, hook: StageLabel, before: Items, returned: unknown): Items {
   if (!Array.isArray(returned)) {
@@ -77,6 +90,7 @@ function acceptItems(context: object, plugin: string, hook: StageLabel, before: 
     if (previous === undefined) internal.record(item.id, "synthesized", `added by ${plugin} without a recorded reason`);
     else if (previous !== item) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
   }
+  checkRecordedRemovals(context, plugin, hook, (id) => seen.has(id));
   for (const item of before) {
     if (!seen.has(item.id) && !internal.touched.has(item.id)) {
       internal.record(item.id, "dropped", `removed by ${plugin} without a recorded reason`);
@@ -96,7 +110,12 @@ function itemsHook(hook: ItemsWaterfallHook, label: StageLabel, guard: HookGuard
       } catch (error) {
         throw wrapThrown(tap.name, label, error);
       }
-      return returned === undefined ? items : acceptItems(context, tap.name, label, items, returned);
+      if (returned !== undefined) return acceptItems(context, tap.name, label, items, returned);
+      if (internalsOf(context).touched.size > 0) {
+        const present = new Set(items.map((item) => item.id));
+        checkRecordedRemovals(context, tap.name, label, (id) => present.has(id));
+      }
+      return items;
     });
   };
   return Object.freeze({ name: label, tap: register, tapPromise: register }) as ItemsHook;

@@ -21,7 +21,12 @@ const user = (id: string): ItemInput => ({ id, type: "user", text: "hi" });
 
 describe("ValidatePlugin (basic)", () => {
   test.for([
-    { case: "nothing but the system prompt", items: [{ id: "s", type: "user", text: "x", metadata: { includeInContext: false } }], issues: [{ rule: "NOT_EMPTY", message: "there is nothing to send besides the system prompt", plugin: "ValidatePlugin" }] },
+    { case: "nothing but the system prompt", items: [{ id: "s", type: "user", text: "x", metadata: { includeInContext: false } }], issues: [{ rule: "NOT_EMPTY", message: "there is nothing to send besides system messages", plugin: "ValidatePlugin" }] },
+    {
+      case: "thinking between a call and its result is not a gap",
+      items: [user("u"), call("a", "c1"), { id: "th", type: "thinking", text: "hmm" }, result("r", "c1"), user("u2"), call("a2", "c2"), user("u3")],
+      issues: [{ rule: "TOOL_CALL_WITHOUT_RESULT", message: 'call "c2" is not answered by a tool result right after it', itemId: "a2", position: 6, plugin: "ValidatePlugin" }],
+    },
     {
       case: "a history that starts with a tool result",
       items: [result("r", "c"), user("u")],

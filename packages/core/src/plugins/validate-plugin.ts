@@ -34,7 +34,8 @@ export class ValidatePlugin implements PipelinePlugin {
     pipeline.hooks.validate.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
       const conversation = items.filter((item) => item.role !== "system");
       if (conversation.length === 0) {
-        context.issue({ rule: VALIDATION_RULES.NOT_EMPTY, message: "there is nothing to send besides the system prompt" });
+        const message = items.length === 0 ? "there is nothing to send" : "there is nothing to send besides system messages";
+        context.issue({ rule: VALIDATION_RULES.NOT_EMPTY, message });
         return;
       }
       const first = conversation[0]!;
@@ -69,6 +70,8 @@ export class ValidatePlugin implements PipelinePlugin {
           }
           return;
         }
+        // Thinking is the assistant's own reasoning, not a message: it does not separate a call from its results.
+        if (item.type === "thinking") return;
         closeOpen();
         if (item.type === "assistant" && item.toolCalls.length > 0) {
           open = { callIds: new Set(item.toolCalls.map((call) => call.id)), answered: new Set(), position, id: item.id };
