@@ -3,12 +3,13 @@
 // so report entries line up with what the user stored.
 import { z } from "zod";
 import { attachmentSchema } from "./attachment.js";
+import { instantOf } from "./instant-of.js";
 import { itemMetadataSchema } from "./item-metadata.js";
 import { toolCallSchema } from "./tool-call.js";
 
 const isoDate = z
   .string()
-  .refine((value) => !Number.isNaN(Date.parse(value)), "must be a date string that Date.parse understands");
+  .refine((value) => !Number.isNaN(instantOf(value)), "must be a date string that Date.parse understands (ISO 8601 recommended)");
 
 const base = {
   /** Stable and unique within one build. */

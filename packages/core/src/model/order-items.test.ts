@@ -14,6 +14,8 @@ describe("orderItems", () => {
     { case: "ties keep input order", input: [at("x", "2026-01-01T00:00:00Z"), at("y", "2026-01-01T00:00:00Z"), at("w", "2025-12-31T00:00:00Z")], expected: ["w", "x", "y"] },
     { case: "items without a date keep their position", input: [at("c", "2026-01-03T00:00:00Z"), at("n"), at("a", "2026-01-01T00:00:00Z")], expected: ["a", "n", "c"] },
     { case: "different offsets compare as instants", input: [at("later", "2026-01-01T10:00:00+02:00"), at("earlier", "2026-01-01T09:00:00Z")], expected: ["later", "earlier"] },
+    // Read as local time this would depend on the machine's time zone; ctxpipe reads it as UTC.
+    { case: "a date-time without an offset is UTC", input: [at("ten", "2026-01-01T10:00:00"), at("half-nine", "2026-01-01T09:30:00Z")], expected: ["half-nine", "ten"] },
   ])("$case", ({ input, expected }) => {
     expect(ids(orderItems(parseItems(input)))).toEqual(expected);
   });

@@ -1,6 +1,20 @@
 // Puts items in conversation order: dated items are sorted by createdAt among the positions dated
-// items occupy (ties keep input order); items without a date keep their position.
+// items occupy (ties keep input order); items without a date keep their position. Date-times without
+// an offset are read as UTC, so the order does not depend on the machine's time zone.
+import { instantOf } from "./instant-of.js";
 import type { Item } from "./item.js";
+
+// Items are immutable, so each one's instant is parsed once, not on every rebuild.
+const instants = new WeakMap<Item, number>();
+
+function timeOf(item: Item, createdAt: string): number {
+  let time = instants.get(item);
+  if (time === undefined) {
+    time = instantOf(createdAt);
+    instants.set(item, time);
+  }
+  return time;
+}
 
 export function orderItems(items: ReadonlyArray<Item>): Item[] {
   const datedSlots: number[] = [];
@@ -8,7 +22,7 @@ export function orderItems(items: ReadonlyArray<Item>): Item[] {
   items.forEach((item, position) => {
     if (item.createdAt === undefined) return;
     datedSlots.push(position);
-    dated.push({ item, time: Date.parse(item.createdAt), position });
+    dated.push({ item, time: timeOf(item, item.createdAt), position });
   });
   let sorted = true;
   for (let index = 1; index < dated.length; index++) {

@@ -31,11 +31,13 @@ describe("parseItems", () => {
     { case: "a missing id", input: [{ type: "user", text: "hi" }], issue: { index: 0, id: undefined, path: ["id"], message: "Invalid input: expected string, received undefined" } },
     { case: "an unknown type", input: [{ id: "m1", type: "banana", text: "x" }], issue: { index: 0, id: "m1", path: ["type"], message: expect.stringMatching(/^unknown item type; expected one of user, assistant, system, tool-result/) } },
     { case: "a wrong field type", input: [{ id: "ok", type: "user", text: "x" }, { id: "m2", type: "user", text: 42 }], issue: { index: 1, id: "m2", path: ["text"], message: "Invalid input: expected string, received number" } },
-    { case: "a bad date", input: [{ id: "m3", type: "user", text: "x", createdAt: "yesterday" }], issue: { index: 0, id: "m3", path: ["createdAt"], message: "must be a date string that Date.parse understands" } },
+    { case: "a bad date", input: [{ id: "m3", type: "user", text: "x", createdAt: "yesterday" }], issue: { index: 0, id: "m3", path: ["createdAt"], message: "must be a date string that Date.parse understands (ISO 8601 recommended)" } },
     { case: "a bad tool call", input: [{ id: "m4", type: "assistant", toolCalls: [{ id: "c", arguments: "{}" }] }], issue: { index: 0, id: "m4", path: ["toolCalls", 0, "name"], message: "Invalid input: expected string, received undefined" } },
     { case: "a null record", input: [null], issue: { index: 0, id: undefined, path: [], message: expect.any(String) } },
     // biome-ignore lint/suspicious/noSparseArray: a hole in the input must be reported, not skipped
     { case: "a hole in a sparse array", input: [, { id: "x", type: "user", text: "x" }], issue: { index: 0, id: undefined, path: [], message: expect.any(String) } },
+    { case: "a file attachment with no content", input: [{ id: "f", type: "user", text: "see file", attachments: [{ type: "file", filename: "a.pdf" }] }], issue: { index: 0, id: "f", path: ["attachments", 0], message: "a file attachment needs data or a fileId" } },
+    { case: "a reserved id", input: [{ id: "ctxpipe:system-prompt", type: "user", text: "a" }], issue: { index: 0, id: "ctxpipe:system-prompt", path: ["id"], message: 'ids starting with "ctxpipe:" are reserved for items ctxpipe synthesizes' } },
     { case: "a duplicate id", input: [{ id: "d", type: "user", text: "a" }, { id: "d", type: "user", text: "b" }], issue: { index: 1, id: "d", path: ["id"], message: "duplicate id: item 0 has the same id" } },
   ])("names the item and the field for $case", ({ input, issue }) => {
     const error = thrown(input);

@@ -8,6 +8,9 @@ import { ITEM_TYPES, type Item, type ItemInput, itemSchema } from "./item.js";
 // build, so rebuilding after one new message costs one validation, not the whole history.
 const validated = new WeakMap<object, Item>();
 
+/** Prefix of the ids of items ctxpipe's own plugins synthesize (the system prompt, repaired results). */
+export const RESERVED_ID_PREFIX = "ctxpipe:";
+
 export function readRecordId(record: unknown): string | undefined {
   if (typeof record !== "object" || record === null) return undefined;
   const id = (record as { id?: unknown }).id;
@@ -54,6 +57,10 @@ export function parseItems(inputs: ReadonlyArray<ItemInput>, source = "item"): I
     const parsed = parseItem(inputs[index] as ItemInput, index);
     if (Array.isArray(parsed)) {
       issues.push(...parsed);
+      continue;
+    }
+    if (parsed.id.startsWith(RESERVED_ID_PREFIX)) {
+      issues.push({ index, id: parsed.id, path: ["id"], message: `ids starting with "${RESERVED_ID_PREFIX}" are reserved for items ctxpipe synthesizes` });
       continue;
     }
     const earlier = firstIndexById.get(parsed.id);

@@ -32,6 +32,18 @@ describe("computeTurnGroups", () => {
     expect(computeTurnGroups(parseItems(items)).groups.map((group) => group.openedBy)).toEqual(["p", "i"]);
   });
 
+  test("a result stays in its call's group even when a user turn came in between", () => {
+    const items: ItemInput[] = [
+      { id: "u", type: "user", text: "run it" },
+      { id: "a", type: "assistant", toolCalls: [{ id: "c1", name: "run", arguments: "{}" }] },
+      { id: "i", type: "user-intervention", text: "faster" },
+      { id: "t", type: "tool-result", callId: "c1", output: "done" },
+    ];
+    const turns = computeTurnGroups(parseItems(items));
+    expect(turns.groups.map((group) => group.itemIds)).toEqual([["u", "a", "t"], ["i"]]);
+    expect(turns.groupOf("t")?.openedBy).toBe("u");
+  });
+
   test("an empty list has no groups", () => {
     const turns = computeTurnGroups([]);
     expect(turns.groups).toEqual([]);

@@ -22,7 +22,8 @@ describe("budget", () => {
   test("the rendered request never exceeds the budget: it fits or the build fails (property)", async () => {
     const fits = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer });
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: fits.tokenCount * 2 }), fc.integer({ min: 0, max: 20 }), async (maxTokens, reserveOutputTokens) => {
+      fc.asyncProperty(fc.integer({ min: 1, max: fits.tokenCount * 2 }), fc.integer({ min: 0, max: 20 }), async (maxTokens, reserve) => {
+        const reserveOutputTokens = Math.min(reserve, maxTokens - 1);
         try {
           const result = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer, maxTokens, reserveOutputTokens });
           expect(result.tokenCount).toBeLessThanOrEqual(maxTokens - reserveOutputTokens);
@@ -39,6 +40,13 @@ describe("budget", () => {
     { options: { maxTokens: 10.5 }, field: "maxTokens" },
     { options: { reserveOutputTokens: -1 }, field: "reserveOutputTokens" },
     { options: { tools: [{ description: "no name" }] }, field: "tools" },
+    { options: { maxTokens: 100, reserveOutputTokens: 100 }, field: "reserveOutputTokens" },
+    { options: { reserveOutputTokens: 10 }, field: "reserveOutputTokens" },
+    { options: { system: 5 }, field: "system" },
+    { options: { system: [null] }, field: "system" },
+    { options: { system: [{ text: 5 }] }, field: "system" },
+    { options: { system: [{ text: "x", order: Number.NaN }] }, field: "system" },
+    { options: { tokenizer: {} }, field: "tokenizer" },
   ])("bad build options are refused naming the field: $field", async ({ options, field }) => {
     await expect(createPipeline().build(toolLoopFixture(), options as never)).rejects.toMatchObject({
       name: "PluginOptionsError",

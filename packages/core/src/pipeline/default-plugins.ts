@@ -18,10 +18,11 @@ const FACTORIES = {
 } as const satisfies Record<string, () => PipelinePlugin>;
 
 export type DefaultPluginName = keyof typeof FACTORIES;
+export const DEFAULT_PLUGIN_NAMES = Object.keys(FACTORIES) as DefaultPluginName[];
 export type DefaultPluginSettings = Partial<Record<DefaultPluginName, boolean>>;
 
 export function defaultPlugins(settings: boolean | DefaultPluginSettings): PipelinePlugin[] {
   if (settings === false) return [];
   const chosen = settings === true ? {} : settings;
-  return (Object.keys(FACTORIES) as DefaultPluginName[]).filter((name) => chosen[name] !== false).map((name) => FACTORIES[name]());
+  return DEFAULT_PLUGIN_NAMES.filter((name) => chosen[name] !== false).map((name) => FACTORIES[name]());
 }

@@ -294,6 +294,46 @@ describe("error attribution", () => {
     expect(() => new Pipeline({ plugins: [bad] })).toThrow(expect.objectContaining({ name: "PluginOptionsError", code: "OPTIONS_INVALID", message }));
   });
 
+  test("a failing tokenizer is blamed on whoever supplied it, not on the renderer that called it", async () => {
+    const broken = { specificationVersion: "v1" as const, name: "broken", exact: true, count: () => Number.NaN };
+    await expect(createPipeline().build(chat, { tokenizer: broken })).rejects.toMatchObject({
+      name: "PluginError",
+      plugin: "build() options",
+      hook: "tokenizer",
+      message: '[plugin build() options] tokenizer: tokenizer "broken" counted NaN tokens; a count is a non-negative integer',
+    });
+    const throwing = plugin("ThrowingTokenizer", (host) =>
+      host.hooks.tokenizer.tap({ name: "ThrowingTokenizer" }, () => ({
+        ...broken,
+        count: () => {
+          throw new Error("ranks missing");
+        },
+      })),
+    );
+    await expect(createPipeline({ plugins: [throwing] }).build(chat)).rejects.toMatchObject({ plugin: "ThrowingTokenizer", hook: "tokenizer", message: "[plugin ThrowingTokenizer] tokenizer: ranks missing" });
+  });
+
+  test.for([
+    { options: null, field: "" },
+    { options: { plugins: {} }, field: "plugins" },
+    { options: { defaults: "x" }, field: "defaults" },
+    { options: { defaults: { filtre: false } }, field: "filtre" },
+  ])("bad pipeline options $options are a PluginOptionsError, not a TypeError", ({ options, field }) => {
+    expect(() => new Pipeline(options as never)).toThrow(expect.objectContaining({ name: "PluginOptionsError", plugin: "createPipeline()", message: expect.stringContaining(field) }));
+  });
+
+  test("use() refuses a second plugin with a default plugin's name and says how to replace it", () => {
+    expect(() => createPipeline().use(plugin("FilterPlugin", () => {}))).toThrow(
+      expect.objectContaining({ name: "PluginOptionsError", plugin: "FilterPlugin", message: expect.stringContaining("createPipeline({ plugins })") }),
+    );
+  });
+
+  test("a build refused for bad options does not freeze the pipeline", async () => {
+    const pipeline = createPipeline();
+    await expect(pipeline.build(chat, { maxTokens: -1 })).rejects.toMatchObject({ code: "OPTIONS_INVALID" });
+    expect(pipeline.frozen).toBe(false);
+  });
+
   test("something that is not a plugin is refused at registration", () => {
     expect(() => createPipeline().use({ name: "NoApply" } as never)).toThrow(
       expect.objectContaining({ name: "PluginOptionsError", plugin: "NoApply", message: "Invalid options for NoApply:\n  a plugin is an object { name: string, apply(pipeline): void }" }),

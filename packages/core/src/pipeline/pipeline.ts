@@ -14,6 +14,7 @@ import { orderItems } from "../model/order-items.js";
 import { parseItems } from "../model/parse-items.js";
 import { computeTurnGroups } from "../model/turn-groups.js";
 import type { RendererName, RendererOutputMap } from "../spec/renderer-output-map.js";
+import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
 import { assembleReport } from "./assemble-report.js";
@@ -21,7 +22,8 @@ import { countItemTokens, createBuildContext, internalsOf } from "./build-contex
 import type { BuildOptions, SystemPartInput } from "./build-options.js";
 import type { BuildResult } from "./build-result.js";
 import { createPipelineHooks, type RunnableHooks } from "./create-pipeline-hooks.js";
-import { type DefaultPluginSettings, defaultPlugins } from "./default-plugins.js";
+import { DEFAULT_PLUGIN_NAMES, type DefaultPluginSettings, defaultPlugins } from "./default-plugins.js";
+import { guardTokenizer } from "./guard-tokenizer.js";
 import type { Items, PipelineHooks, PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
 import { STAGE_LABELS, STAGES } from "./stage.js";
 import type { Budget, StageContext } from "./stage-context.js";
@@ -35,12 +37,40 @@ export interface PipelineOptions {
   readonly defaults?: boolean | DefaultPluginSettings;
 }
 
-const buildOptionsSchema = z.object({
-  renderer: z.string().min(1).optional(),
-  model: z.string().optional(),
-  includeSystemPrompt: z.boolean().optional(),
-  maxTokens: z.number().int().positive().optional(),
-  reserveOutputTokens: z.number().int().nonnegative().optional(),
+const systemPartSchema = z.union([
+  z.string(),
+  z.strictObject({
+    id: z.string().min(1).optional(),
+    text: z.string(),
+    order: z.number().refine(Number.isFinite, "must be a finite number").optional(),
+  }),
+]);
+
+// Not strict: plugin packages add their own fields to BuildOptions by declaration merging.
+const buildOptionsSchema = z
+  .object({
+    renderer: z.string().min(1).optional(),
+    model: z.string().optional(),
+    system: z.union([z.string(), z.array(systemPartSchema)]).optional(),
+    includeSystemPrompt: z.boolean().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    reserveOutputTokens: z.number().int().nonnegative().optional(),
+    tokenizer: z.custom<Tokenizer>(isTokenizer, "must be a tokenizer { specificationVersion, name, exact, count(text) }").optional(),
+  })
+  .refine((options) => options.reserveOutputTokens === undefined || options.maxTokens !== undefined, {
+    path: ["reserveOutputTokens"],
+    message: "only means something with maxTokens",
+  })
+  .refine((options) => options.maxTokens === undefined || (options.reserveOutputTokens ?? 0) < options.maxTokens, {
+    path: ["reserveOutputTokens"],
+    message: "must be less than maxTokens",
+  });
+
+const defaultSettingsSchema = z.union([z.boolean(), z.strictObject(Object.fromEntries(DEFAULT_PLUGIN_NAMES.map((name) => [name, z.boolean().optional()])))]);
+
+const pipelineOptionsSchema = z.strictObject({
+  plugins: z.array(z.unknown()).optional(),
+  defaults: defaultSettingsSchema.optional(),
 });
 
 function checkPlugin(plugin: unknown): asserts plugin is PipelinePlugin {
@@ -64,8 +94,12 @@ export class Pipeline implements PluginHost {
   readonly #guard: HookGuard & { frozen: boolean };
   readonly #options: PipelineOptions;
   readonly #plugins: PipelinePlugin[] = [];
+  /** Names of the default plugins applied, which use() cannot add a second time. */
+  readonly #defaultNames = new Set<string>();
 
   constructor(options: PipelineOptions = {}) {
+    const checked = pipelineOptionsSchema.safeParse(options);
+    if (!checked.success) throw new PluginOptionsError("createPipeline()", z.prettifyError(checked.error));
     this.#options = options;
     this.#raw = createPipelineHooks();
     this.#guard = { frozen: false, renderers: new Set() };
@@ -74,7 +108,9 @@ export class Pipeline implements PluginHost {
     userPlugins.forEach(checkPlugin);
     const replaced = new Set(userPlugins.map((plugin) => plugin.name));
     for (const plugin of defaultPlugins(options.defaults ?? true)) {
-      if (!replaced.has(plugin.name)) this.#apply(plugin);
+      if (replaced.has(plugin.name)) continue;
+      this.#apply(plugin);
+      this.#defaultNames.add(plugin.name);
     }
     for (const plugin of userPlugins) this.use(plugin);
   }
@@ -88,6 +124,12 @@ export class Pipeline implements PluginHost {
   use(plugin: PipelinePlugin): this {
     checkPlugin(plugin);
     if (this.#guard.frozen) throw new PipelineFrozenError(plugin.name);
+    if (this.#defaultNames.has(plugin.name)) {
+      throw new PluginOptionsError(
+        plugin.name,
+        `  a default plugin named "${plugin.name}" is already registered. To replace it, pass your plugin in createPipeline({ plugins }), or switch the default off with createPipeline({ defaults: { ... } })`,
+      );
+    }
     this.#apply(plugin);
     this.#plugins.push(plugin);
     return this;
@@ -109,11 +151,11 @@ export class Pipeline implements PluginHost {
 
   /** Builds the request for the chosen renderer (default "openai") from the items. */
   async build<R extends RendererName = "openai">(items: ReadonlyArray<ItemInput>, options: BuildOptions<R> = {}): Promise<BuildResult<RendererOutputMap[R]>> {
-    this.#guard.frozen = true;
     const checked = buildOptionsSchema.safeParse(options);
     if (!checked.success) throw new PluginOptionsError("build()", z.prettifyError(checked.error));
-
     const parsed = parseItems(items);
+    this.#guard.frozen = true;
+
     const ordered = orderItems(parsed);
     const renderer = options.renderer ?? "openai";
     const tokenizer = this.#resolveTokenizer(options);
@@ -186,7 +228,7 @@ export class Pipeline implements PluginHost {
   }
 
   #resolveTokenizer(options: BuildOptions): Tokenizer {
-    if (options.tokenizer !== undefined) return options.tokenizer;
+    if (options.tokenizer !== undefined) return guardTokenizer(options.tokenizer, "build() options");
     const tokenizer = this.#raw.tokenizer.call({ model: options.model });
     if (tokenizer === undefined) {
       throw new CtxpipeError(

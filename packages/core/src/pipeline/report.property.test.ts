@@ -9,8 +9,11 @@ import { wordTokenizer } from "../testing/index.js";
 import { createPipeline } from "./pipeline.js";
 
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("", "   ", "\u200B", "hello world", "你好，世界", '{"a":1}'));
+// Some dates carry no offset: the order must not depend on the machine's time zone.
 const date = fc.option(
-  fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2025, 0, 2) }).map((time) => new Date(time).toISOString()),
+  fc
+    .tuple(fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2025, 0, 2) }), fc.boolean())
+    .map(([time, withOffset]) => (withOffset ? new Date(time).toISOString() : new Date(time).toISOString().slice(0, 19))),
   { nil: undefined },
 );
 const metadata = fc.record({ includeInContext: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: [] });
@@ -23,6 +26,11 @@ const turn = fc.record({
   reply: text,
   calls: fc.array(fc.record({ answered: fc.boolean(), output: text, isError: fc.boolean() }), { maxLength: 3 }),
   orphanResult: fc.boolean(),
+  // Adversarial shapes the repair stage must handle: parallel calls stored one message each,
+  // something between the calls and their results, and a result stored twice.
+  splitCalls: fc.boolean(),
+  between: fc.constantFrom("nothing", "thinking", "user-intervention"),
+  duplicateResult: fc.boolean(),
   extra: fc.option(fc.constantFrom("thinking", "todo-update", "task-completed", "system", "error", "summary"), { nil: undefined }),
 });
 
@@ -34,10 +42,16 @@ function itemsFrom(turns: ReadonlyArray<TurnSpec>): ItemInput[] {
     const t = `t${index}`;
     items.push({ id: `${t}-user`, type: "user", text: spec.user, ...(spec.userDate === undefined ? {} : { createdAt: spec.userDate }), metadata: spec.userMeta });
     const toolCalls = spec.calls.map((_, call) => ({ id: `${t}-call${call}`, name: "lookup", arguments: `{"n":${call}}` }));
-    items.push({ id: `${t}-assistant`, type: "assistant", text: spec.reply, toolCalls });
+    if (spec.splitCalls && toolCalls.length > 1) {
+      toolCalls.forEach((call, position) => items.push({ id: `${t}-assistant${position === 0 ? "" : position}`, type: "assistant", text: position === 0 ? spec.reply : "", toolCalls: [call] }));
+    } else {
+      items.push({ id: `${t}-assistant`, type: "assistant", text: spec.reply, toolCalls });
+    }
+    if (spec.between !== "nothing" && toolCalls.length > 0) items.push({ id: `${t}-between`, type: spec.between, text: "wait" } as ItemInput);
     spec.calls.forEach((call, position) => {
       if (call.answered) items.push({ id: `${t}-result${position}`, type: "tool-result", callId: `${t}-call${position}`, output: call.output, isError: call.isError });
     });
+    if (spec.duplicateResult && spec.calls[0]?.answered) items.push({ id: `${t}-again`, type: "tool-result", callId: `${t}-call0`, output: "again" });
     if (spec.orphanResult) items.push({ id: `${t}-orphan`, type: "tool-result", callId: `${t}-gone`, output: "late" });
     if (spec.extra === "summary") items.push({ id: `${t}-extra`, type: "summary", text: spec.reply, coveredIds: [] });
     else if (spec.extra !== undefined) items.push({ id: `${t}-extra`, type: spec.extra, text: spec.reply } as ItemInput);
@@ -92,14 +106,36 @@ describe("report invariants", () => {
     );
   });
 
-  test("building is deterministic: the same input and options give byte-identical output", async () => {
+  test("building is deterministic: the same input and options give byte-identical output, on a new or a reused pipeline", async () => {
     await fc.assert(
       fc.asyncProperty(conversations, async (items) => {
-        const first = JSON.stringify(await build(items));
-        const second = JSON.stringify(await build(structuredClone(items)));
-        expect(second).toBe(first);
+        const pipeline = createPipeline();
+        const options = { tokenizer: wordTokenizer, system: "You are terse." };
+        const first = JSON.stringify(await pipeline.build(items, options));
+        expect(JSON.stringify(await pipeline.build(items, options))).toBe(first);
+        expect(JSON.stringify(await build(structuredClone(items)))).toBe(first);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  test("every request sent keeps each tool call directly followed by its results", async () => {
+    await fc.assert(
+      fc.asyncProperty(conversations, async (items) => {
+        const { request } = await build(items);
+        let expected: Set<string> | undefined;
+        for (const message of request.messages) {
+          if (message.role === "tool") {
+            expect(expected?.has(message.tool_call_id)).toBe(true);
+            expected!.delete(message.tool_call_id);
+            continue;
+          }
+          expect(expected === undefined || expected.size === 0).toBe(true);
+          expected = message.role === "assistant" && message.tool_calls !== undefined ? new Set(message.tool_calls.map((call) => call.id)) : undefined;
+        }
+        expect(expected === undefined || expected.size === 0).toBe(true);
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -2,14 +2,18 @@
 // - anything it throws becomes a PluginError naming the plugin and the hook;
 // - what it returns is checked (a stage must return valid items with unique ids);
 // - items it removed, added or changed without saying why are still reported, attributed to it.
+import { CtxpipeError } from "../errors/ctxpipe-error.js";
+import { ERROR_CODES } from "../errors/error-codes.js";
 import { formatFieldPath } from "../errors/invalid-input-error.js";
 import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
 import { PluginError } from "../errors/plugin-error.js";
 import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import type { Item } from "../model/item.js";
 import { parseItem } from "../model/parse-items.js";
+import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { internalsOf } from "./build-context.js";
+import { guardTokenizer } from "./guard-tokenizer.js";
 import type { ItemsWaterfallHook, RenderBailHook, RunnableHooks } from "./create-pipeline-hooks.js";
 import type { ItemsHook, Items, PipelineHooks, RenderHook, TapOptions } from "./pipeline-hooks.js";
 import { STAGE, type StageLabel } from "./stage.js";
@@ -39,6 +43,8 @@ function failure(plugin: string, hook: string, message: string): PluginError {
 }
 
 function wrapThrown(plugin: string, hook: string, error: unknown): PluginError {
+  // A PluginError raised inside (say, by the tokenizer a renderer called) already names the culprit.
+  if (CtxpipeError.isInstance(error) && error.code === ERROR_CODES.PLUGIN_FAILED) return error as PluginError;
   // Decorate, never replace: the original error stays reachable as `cause`.
   return new PluginError(plugin, hook, error);
 }
@@ -155,11 +161,6 @@ function renderHook(hook: RenderBailHook, renderer: string, guard: HookGuard): R
   return Object.freeze({ name: label, tap: register, tapPromise: register }) as RenderHook<unknown>;
 }
 
-function isTokenizer(value: unknown): value is Tokenizer {
-  const candidate = value as Partial<Tokenizer> | null;
-  return typeof candidate === "object" && candidate !== null && typeof candidate.count === "function" && typeof candidate.name === "string" && typeof candidate.exact === "boolean";
-}
-
 export function createTapOnlyHooks(raw: RunnableHooks, guard: HookGuard): PipelineHooks {
   const renderHooks = new Map<string, RenderHook<unknown>>();
   const validateLabel: StageLabel = "validate";
@@ -197,7 +198,7 @@ export function createTapOnlyHooks(raw: RunnableHooks, guard: HookGuard): Pipeli
           }
           if (tokenizer === undefined) return undefined;
           if (!isTokenizer(tokenizer)) throw failure(tap.name, "tokenizer", "returned something that is not a tokenizer { name, exact, count(text) }");
-          return tokenizer;
+          return guardTokenizer(tokenizer, tap.name);
         });
       },
     }),

@@ -2,10 +2,14 @@
 import { z } from "zod";
 
 export const toolDefinitionSchema = z.object({
-  name: z.string().min(1),
+  /** What every provider accepts: letters, digits, "_" and "-", at most 64 characters. */
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name is 1 to 64 letters, digits, '_' or '-'"),
   description: z.string().optional(),
-  /** JSON Schema of the arguments object. */
-  parameters: z.record(z.string(), z.unknown()).default({ type: "object", properties: {} }),
+  /** JSON Schema of the arguments, which providers require to be an object. */
+  parameters: z
+    .record(z.string(), z.unknown())
+    .refine((schema) => schema.type === undefined || schema.type === "object", 'the arguments schema must have type "object"')
+    .default({ type: "object", properties: {} }),
 });
 
 export type ToolDefinition = z.output<typeof toolDefinitionSchema>;

@@ -7,13 +7,21 @@ import type { OpenAIChatMessage, OpenAIChatRequest } from "./openai-chat-request
 const TOKENS_PER_MESSAGE = 3;
 const REPLY_PRIMING = 3;
 const TOKENS_PER_TOOL_CALL = 3;
+const LOW_DETAIL_IMAGE = 85;
+const HIGH_DETAIL_IMAGE = 765;
 
 function contentTokens(message: OpenAIChatMessage, tokenizer: Tokenizer): number {
   const content = message.content;
   if (content === null) return 0;
   if (typeof content === "string") return tokenizer.count(content);
   let total = 0;
-  for (const part of content) total += part.type === "text" ? tokenizer.count(part.text) : tokenizer.count(JSON.stringify(part));
+  for (const part of content) {
+    if (part.type === "text") total += tokenizer.count(part.text);
+    // Images are billed by tiles, not by the length of their URL. Without the pixel size, a high
+    // detail image is counted as a 1024x1024 one: 85 + 4 tiles x 170.
+    else if (part.type === "image_url") total += part.image_url.detail === "low" ? LOW_DETAIL_IMAGE : HIGH_DETAIL_IMAGE;
+    else total += tokenizer.count(JSON.stringify(part));
+  }
   return total;
 }
 

@@ -103,4 +103,32 @@ describe("OpenAIChatRendererPlugin", () => {
     expect(counted.filter((text) => text !== "user")).toEqual(["one more thing", "one more thing"]);
     expect(next.tokenCount).toBe(first.tokenCount + 3 + 1 + 3);
   });
+
+  test("file data is sent as a data: URL, built from the media type when stored without one", async () => {
+    const result = await buildWith([], [{ id: "u", type: "user", text: "read this", attachments: [{ type: "file", data: "JVBERi0x", mediaType: "application/pdf", filename: "a.pdf" }, { type: "file", fileId: "file-123" }] }]);
+    expect(result.request.messages[0]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "read this" },
+        { type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0x", filename: "a.pdf" } },
+        { type: "file", file: { file_id: "file-123" } },
+      ],
+    });
+  });
+
+  test("images count by detail, not by the length of their URL", async () => {
+    const huge = `data:image/png;base64,${"A".repeat(300_000)}`;
+    const low = await buildWith([], [{ id: "u", type: "user", text: "", attachments: [{ type: "image", url: huge, detail: "low" }] }]);
+    const high = await buildWith([], [{ id: "u", type: "user", text: "", attachments: [{ type: "image", url: huge }] }]);
+    // 3 to prime the reply, 3 for the message, 1 for the role, then the image.
+    expect(low.tokenCount).toBe(3 + 3 + 1 + 85);
+    expect(high.tokenCount).toBe(3 + 3 + 1 + 765);
+  });
+
+  test.for([
+    { tool: { name: "my tool.v2" }, message: "a tool name is 1 to 64 letters, digits, '_' or '-'" },
+    { tool: { name: "ok", parameters: { type: "string" } }, message: 'the arguments schema must have type "object"' },
+  ])("tool definitions OpenAI would reject are refused: $tool.name", async ({ tool, message }) => {
+    await expect(buildWith([], [{ id: "u", type: "user", text: "hi" }], { tools: [tool] })).rejects.toMatchObject({ name: "PluginOptionsError", message: expect.stringContaining(message) });
+  });
 });

@@ -14,7 +14,10 @@ function attachmentPart(attachment: Attachment): OpenAIChatContentPart {
     return { type: "image_url", image_url: attachment.detail === undefined ? { url: attachment.url } : { url: attachment.url, detail: attachment.detail } };
   }
   const file: { file_data?: string; file_id?: string; filename?: string } = {};
-  if (attachment.data !== undefined) file.file_data = attachment.data;
+  // OpenAI takes file data as a data: URL; stored base64 often lacks the prefix.
+  if (attachment.data !== undefined) {
+    file.file_data = attachment.data.startsWith("data:") ? attachment.data : `data:${attachment.mediaType ?? "application/octet-stream"};base64,${attachment.data}`;
+  }
   if (attachment.fileId !== undefined) file.file_id = attachment.fileId;
   if (attachment.filename !== undefined) file.filename = attachment.filename;
   return { type: "file", file };
