@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
+import { countOpenAIChatTokens } from "../renderers/openai-chat/count-openai-chat-tokens.js";
+import type { Tokenizer } from "../spec/tokenizer.js";
 import { toolLoopFixture, wordTokenizer } from "../testing/index.js";
+
+/** A new tokenizer object, so no per-tokenizer cache can answer for it. */
+const freshWordTokenizer = (): Tokenizer => ({ ...wordTokenizer, count: (text) => wordTokenizer.count(text) });
 import { createPipeline } from "./pipeline.js";
 
 describe("budget", () => {
@@ -27,6 +32,8 @@ describe("budget", () => {
         try {
           const result = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer, maxTokens, reserveOutputTokens });
           expect(result.tokenCount).toBeLessThanOrEqual(maxTokens - reserveOutputTokens);
+          // The count checked against the budget is the count of what is actually sent.
+          expect(result.tokenCount).toBe(countOpenAIChatTokens(result.request, freshWordTokenizer()));
         } catch (error) {
           expect(error).toBeInstanceOf(BudgetExceededError);
           expect(fits.tokenCount).toBeGreaterThan(maxTokens - reserveOutputTokens);

@@ -141,6 +141,20 @@ describe("report invariants", () => {
 });
 
 describe("bad input", () => {
+  test("arbitrary build options never escape as anything but a CtxpipeError", async () => {
+    const options = fc.oneof(fc.anything(), fc.record({ system: fc.anything(), maxTokens: fc.anything(), reserveOutputTokens: fc.anything(), tools: fc.anything(), tokenizer: fc.anything() }, { requiredKeys: [] }));
+    await fc.assert(
+      fc.asyncProperty(options, async (value) => {
+        try {
+          await createPipeline().build([{ id: "u", type: "user", text: "hi" }], value as never);
+        } catch (error) {
+          expect(CtxpipeError.isInstance(error)).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test("arbitrary JSON never escapes as anything but a CtxpipeError", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 5 }), async (values) => {
