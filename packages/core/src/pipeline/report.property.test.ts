@@ -43,7 +43,9 @@ function itemsFrom(turns: ReadonlyArray<TurnSpec>): ItemInput[] {
     items.push({ id: `${t}-user`, type: "user", text: spec.user, ...(spec.userDate === undefined ? {} : { createdAt: spec.userDate }), metadata: spec.userMeta });
     const toolCalls = spec.calls.map((_, call) => ({ id: `${t}-call${call}`, name: "lookup", arguments: `{"n":${call}}` }));
     if (spec.splitCalls && toolCalls.length > 1) {
-      toolCalls.forEach((call, position) => items.push({ id: `${t}-assistant${position === 0 ? "" : position}`, type: "assistant", text: position === 0 ? spec.reply : "", toolCalls: [call] }));
+      toolCalls.forEach((call, position) => {
+        items.push({ id: `${t}-assistant${position === 0 ? "" : position}`, type: "assistant", text: position === 0 ? spec.reply : "", toolCalls: [call] });
+      });
     } else {
       items.push({ id: `${t}-assistant`, type: "assistant", text: spec.reply, toolCalls });
     }
