@@ -331,6 +331,7 @@ describe("error attribution", () => {
   test("a build refused for bad options does not freeze the pipeline", async () => {
     const pipeline = createPipeline();
     await expect(pipeline.build(chat, { maxTokens: -1 })).rejects.toMatchObject({ code: "OPTIONS_INVALID" });
+    await expect(pipeline.build(chat, { tools: [{ name: "bad name" }] })).rejects.toMatchObject({ code: "OPTIONS_INVALID" });
     expect(pipeline.frozen).toBe(false);
   });
 

@@ -9,7 +9,7 @@ import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
 import { PluginError } from "../errors/plugin-error.js";
 import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import { RendererNotFoundError } from "../errors/renderer-not-found-error.js";
-import type { Item, ItemInput } from "../model/item.js";
+import type { ItemInput } from "../model/item.js";
 import { orderItems } from "../model/order-items.js";
 import { parseItems } from "../model/parse-items.js";
 import { computeTurnGroups } from "../model/turn-groups.js";
@@ -18,7 +18,7 @@ import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
 import { assembleReport } from "./assemble-report.js";
-import { countItemTokens, createBuildContext, internalsOf } from "./build-context.js";
+import { createBuildContext, internalsOf } from "./build-context.js";
 import type { BuildOptions, SystemPartInput } from "./build-options.js";
 import type { BuildResult } from "./build-result.js";
 import { createPipelineHooks, type RunnableHooks } from "./create-pipeline-hooks.js";
@@ -154,12 +154,13 @@ export class Pipeline implements PluginHost {
     const checked = buildOptionsSchema.safeParse(options);
     if (!checked.success) throw new PluginOptionsError("build()", z.prettifyError(checked.error));
     const parsed = parseItems(items);
+    const tools = this.#parseTools(options.tools);
+    // Frozen once the input is known to be valid: a refused call is not a build.
     this.#guard.frozen = true;
 
     const ordered = orderItems(parsed);
     const renderer = options.renderer ?? "openai";
     const tokenizer = this.#resolveTokenizer(options);
-    const tools = this.#parseTools(options.tools);
     const budget = this.#budgetOf(options);
 
     const context = createBuildContext({ options, renderer, tokenizer, budget, tools, inputItems: ordered, turns: computeTurnGroups(ordered) });
@@ -195,7 +196,7 @@ export class Pipeline implements PluginHost {
       internals,
       renderPlugin,
       messageIndexById: rendered.messageIndexById,
-      countTokens: (item: Item) => countItemTokens(tokenizer, item),
+      countTokens: context.countTokens,
     });
     const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
     const systemIncluded = systemPrompt !== undefined && assembled.synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID);
