@@ -2,7 +2,7 @@
 
 // Errors
 export { BudgetExceededError } from "./errors/budget-exceeded-error.js";
-export { ContextValidationError, type ValidationIssue } from "./errors/context-validation-error.js";
+export { ContextValidationError, describeIssue, type ValidationIssue } from "./errors/context-validation-error.js";
 export { CtxpipeError } from "./errors/ctxpipe-error.js";
 export { ERROR_CODES, type ErrorCode } from "./errors/error-codes.js";
 export { type InputIssue, InvalidInputError } from "./errors/invalid-input-error.js";
@@ -37,7 +37,7 @@ export { type ToolCall, type ToolCallInput, toolCallSchema } from "./model/tool-
 export { computeTurnGroups, type TurnGroup, type TurnGroups } from "./model/turn-groups.js";
 
 // Pipeline
-export type { BuildOptions, SystemPartInput } from "./pipeline/build-options.js";
+export type { BuildOptions, SystemPartInput, ValidationMode, ValidationOptions } from "./pipeline/build-options.js";
 export type { BudgetReport, BuildReport, Decision, ReportEntry, ReportEvent } from "./pipeline/build-report.js";
 export type { BuildMetadata, BuildResult } from "./pipeline/build-result.js";
 export type { DefaultPluginName, DefaultPluginSettings } from "./pipeline/default-plugins.js";
@@ -51,6 +51,8 @@ export type {
   PluginHost,
   RenderHook,
   RenderHookMap,
+  RequestValidateHook,
+  RequestValidateHookMap,
   TapOptions,
   TokenizerHook,
   ValidateHook,
@@ -89,7 +91,15 @@ export type {
 export { OpenAIChatRendererPlugin, type OpenAIChatRendererPluginOptions } from "./renderers/openai-chat/openai-chat-renderer-plugin.js";
 export { renderOpenAIChatMessage, summaryHeading } from "./renderers/openai-chat/render-openai-chat-message.js";
 
+// Validation rules
+export { checkRules } from "./validation/check-rules.js";
+export { commonRequestRules } from "./validation/common-request-rules.js";
+export { itemRules } from "./validation/item-rules.js";
+export { CALL_ID_PATTERN, PROVIDER_MAX_STRING_LENGTH, TOOL_NAME_PATTERN } from "./validation/portable-limits.js";
+export { visitJson, type JsonVisitor } from "./validation/visit-json.js";
+
 // Specifications third parties implement
+export type { Rule, RuleEnv, RuleLevel, RuleViolation, RuleViolationInput } from "./spec/rule.js";
 export type { RendererName, RendererOutputMap } from "./spec/renderer-output-map.js";
 export type { Tokenizer, TokenizerRequest } from "./spec/tokenizer.js";
 export { type ToolDefinition, type ToolDefinitionInput, toolDefinitionSchema } from "./spec/tool-definition.js";

@@ -221,6 +221,8 @@ describe("importAnthropicMessages", () => {
       { role: "tool", tool_call_id: "toolu_b", content: "Error: missing" },
       { role: "user", content: "Hurry." },
       { role: "assistant", content: "b.json is missing." },
+      // The history ends with the assistant: repair-orphans asks it to continue (OAI-017, ANT-015, GEM-016).
+      { role: "user", content: "Continue." },
     ]);
     expect(result.includedIds).toStrictEqual(["msg-0", "msg-1", "msg-2.0", "msg-2.1", "msg-2", "msg-3"]);
   });

@@ -251,6 +251,8 @@ describe("importMemoryChunks", () => {
       { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"main.ts"}' } }] },
       { role: "tool", tool_call_id: "call_1", content: "export {}" },
       { role: "assistant", content: "Task completed:\nIt exports nothing." },
+      // The history ends with the assistant: repair-orphans asks it to continue (OAI-017, ANT-015, GEM-016).
+      { role: "user", content: "Continue." },
     ]);
   });
 

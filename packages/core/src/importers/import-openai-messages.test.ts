@@ -183,7 +183,7 @@ describe("importOpenAIMessages", () => {
       { role: "assistant", content: "18C in Paris." },
     ];
     const result = await createPipeline().build(importOpenAIMessages(messages));
-    expect(result.request.messages).toStrictEqual(messages);
+    expect(result.request.messages).toStrictEqual([...messages, { role: "user", content: "Continue." }]);
   });
 
   test("any input either imports or throws InvalidInputError, never a TypeError", () => {

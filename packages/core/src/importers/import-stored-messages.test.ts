@@ -275,6 +275,8 @@ describe("importStoredMessages", () => {
       { role: "tool", tool_call_id: "call_a", content: '{"port":80}' },
       { role: "tool", tool_call_id: "call_b", content: "Error: ENOENT" },
       { role: "assistant", content: "b.json is missing." },
+      // The history ends with the assistant: repair-orphans asks it to continue (OAI-017, ANT-015, GEM-016).
+      { role: "user", content: "Continue." },
     ]);
     expect(result.includedIds).toStrictEqual(["u1", "a1", "t1", "t2", "a2"]);
   });

@@ -38,7 +38,7 @@ describe("parseItems", () => {
     { case: "a hole in a sparse array", input: [, { id: "x", type: "user", text: "x" }], issue: { index: 0, id: undefined, path: [], message: expect.any(String) } },
     { case: "a file attachment with no content", input: [{ id: "f", type: "user", text: "see file", attachments: [{ type: "file", filename: "a.pdf" }] }], issue: { index: 0, id: "f", path: ["attachments", 0], message: "a file attachment needs data or a fileId" } },
     { case: "a reserved id", input: [{ id: "ctxpipe:system-prompt", type: "user", text: "a" }], issue: { index: 0, id: "ctxpipe:system-prompt", path: ["id"], message: 'ids starting with "ctxpipe:" are reserved for items ctxpipe synthesizes' } },
-    { case: "a duplicate id", input: [{ id: "d", type: "user", text: "a" }, { id: "d", type: "user", text: "b" }], issue: { index: 1, id: "d", path: ["id"], message: "duplicate id: item 0 has the same id" } },
+    { case: "a duplicate id", input: [{ id: "d", type: "user", text: "a" }, { id: "d", type: "user", text: "b" }], issue: { index: 1, id: "d", path: ["id"], message: "duplicate id: item 0 has the same id and different content" } },
   ])("names the item and the field for $case", ({ input, issue }) => {
     const error = thrown(input);
     expect(error).toMatchObject({ name: "InvalidInputError", code: "INPUT_INVALID", source: "item", index: issue.index, id: issue.id, path: issue.path });

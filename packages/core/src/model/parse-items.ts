@@ -44,12 +44,40 @@ export function parseItem(input: ItemInput, index: number): Item | InputIssue[] 
   return result.data;
 }
 
+/** A record stored twice: same id, same content. */
+export interface DuplicateItem {
+  readonly index: number;
+  readonly item: Item;
+  /** Input index of the copy that is kept. */
+  readonly firstIndex: number;
+}
+
+export interface ParsedInput {
+  /** The items, each id once. */
+  readonly items: Item[];
+  /** For each item, its index in the input. */
+  readonly indexes: number[];
+  /** Exact copies of an earlier record (a double write), left out of items. */
+  readonly duplicates: DuplicateItem[];
+}
+
 /** Validates a list of items; throws one InvalidInputError listing every problem, duplicate ids included. */
 export function parseItems(inputs: ReadonlyArray<ItemInput>, source = "item"): Item[] {
+  const parsed = parseInput(inputs, source, false);
+  return parsed.items;
+}
+
+/**
+ * Like parseItems, but a record that repeats an earlier one exactly (same id, same content) is set
+ * aside as a duplicate instead of refused; the same id with different content is still an error.
+ */
+export function parseInput(inputs: ReadonlyArray<ItemInput>, source = "item", acceptCopies = true): ParsedInput {
   if (!Array.isArray(inputs)) {
     throw new InvalidInputError(source, [{ index: 0, id: undefined, path: [], message: "expected an array of items" }]);
   }
   const items: Item[] = [];
+  const indexes: number[] = [];
+  const duplicates: DuplicateItem[] = [];
   const issues: InputIssue[] = [];
   const firstIndexById = new Map<string, number>();
   // A counting loop rather than forEach, which would skip the holes of a sparse array silently.
@@ -65,12 +93,18 @@ export function parseItems(inputs: ReadonlyArray<ItemInput>, source = "item"): I
     }
     const earlier = firstIndexById.get(parsed.id);
     if (earlier !== undefined) {
-      issues.push({ index, id: parsed.id, path: ["id"], message: `duplicate id: item ${earlier} has the same id` });
+      const first = items[indexes.indexOf(earlier)];
+      if (acceptCopies && first !== undefined && JSON.stringify(first) === JSON.stringify(parsed)) {
+        duplicates.push({ index, item: parsed, firstIndex: earlier });
+      } else {
+        issues.push({ index, id: parsed.id, path: ["id"], message: `duplicate id: item ${earlier} has the same id and different content` });
+      }
       continue;
     }
     firstIndexById.set(parsed.id, index);
     items.push(parsed);
+    indexes.push(index);
   }
   if (issues.length > 0) throw new InvalidInputError(source, issues);
-  return items;
+  return { items, indexes, duplicates };
 }

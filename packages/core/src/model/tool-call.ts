@@ -11,6 +11,8 @@ export const toolCallSchema = z.object({
   kind: z.enum(["tool", "skill"]).default("tool"),
   /** Seed 001's call status, e.g. "pending" or "completed". */
   status: z.string().optional(),
+  /** Provider signature that must accompany the replayed call (Gemini 3's thoughtSignature). */
+  signature: z.string().optional(),
 });
 
 export type ToolCall = z.output<typeof toolCallSchema>;

@@ -1,6 +1,7 @@
 // Turns the events recorded during a build into the report: one entry per input item with its final
 // decision, plus entries for items plugins synthesized.
 import type { Item } from "../model/item.js";
+import type { DuplicateItem } from "../model/parse-items.js";
 import type { BuildContextInternals } from "./build-context.js";
 import type { ReportEntry, ReportEvent } from "./build-report.js";
 import type { StageLabel } from "./stage.js";
@@ -15,8 +16,12 @@ export interface AssembledReport {
 }
 
 export interface AssembleInput {
-  /** Input items in input order. */
+  /** Input items in input order, each id once. */
   readonly inputItems: ReadonlyArray<Item>;
+  /** Each input item's index in what build() was given. */
+  readonly inputIndexes: ReadonlyArray<number>;
+  /** Exact copies of earlier records, left out before the first stage. */
+  readonly duplicates: ReadonlyArray<DuplicateItem>;
   /** What the render stage received. */
   readonly finalItems: ReadonlyArray<Item>;
   readonly internals: BuildContextInternals;
@@ -74,7 +79,8 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   const inputIds = new Set<string>();
   const excludedIds: string[] = [];
   const mergedInto = new Map<string, string[]>();
-  input.inputItems.forEach((original, inputIndex) => {
+  input.inputItems.forEach((original, position) => {
+    const inputIndex = input.inputIndexes[position]!;
     inputIds.add(original.id);
     const history = internals.events.get(original.id) ?? [];
     const last = history.at(-1);
@@ -104,6 +110,19 @@ export function assembleReport(input: AssembleInput): AssembledReport {
     const messageIndex = messageIndexById?.get(original.id) ?? (last?.relatedId === undefined ? undefined : messageIndexById?.get(last.relatedId));
     entries.push(entryFor(original, inputIndex, decision, history, input.countTokens(counted), messageIndex));
   });
+
+  if (input.duplicates.length > 0) {
+    for (const copy of input.duplicates) {
+      const event: ReportEvent = {
+        decision: "dropped",
+        stage: "repair-orphans",
+        plugin: "ctxpipe",
+        reason: `an exact copy of input item ${copy.firstIndex} (same id and content), stored twice`,
+      };
+      entries.push(entryFor(copy.item, copy.index, event, [event], input.countTokens(copy.item), undefined));
+    }
+    entries.sort((left, right) => left.inputIndex! - right.inputIndex!);
+  }
 
   const synthesized: ReportEntry[] = [];
   const includedIds: string[] = [];

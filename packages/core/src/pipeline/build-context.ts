@@ -54,6 +54,10 @@ export interface BuildContextInternals {
   readonly touched: Set<string>;
   readonly events: Map<string, ReportEvent[]>;
   readonly issues: ValidationIssue[];
+  /** Which list validate taps are looking at. */
+  phase: "items" | "request";
+  /** Issues that sent the build back to repair-orphans. */
+  violations: ReadonlyArray<ValidationIssue>;
   readonly warnings: string[];
   enterTap(plugin: string): void;
   record(id: string, decision: Decision, reason: string, relatedId?: string): void;
@@ -78,6 +82,8 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     touched: new Set(),
     events: new Map(),
     issues: [],
+    phase: "items",
+    violations: [],
     warnings: [],
     enterTap(plugin) {
       state.plugin = plugin;
@@ -136,13 +142,22 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     warn(message) {
       state.warnings.push(`[${state.plugin}] ${message}`);
     },
+    get violations() {
+      return state.violations;
+    },
     issue(issue: ValidationIssueInput) {
+      const itemId = issue.item?.id ?? issue.itemId;
       const recorded: ValidationIssue = {
-        rule: issue.rule,
-        message: issue.message,
+        rule: String(issue.rule),
+        level: issue.level === "strict" ? "strict" : "error",
+        message: String(issue.message),
+        phase: state.phase,
         plugin: state.plugin,
-        ...(issue.item === undefined ? {} : { itemId: issue.item.id }),
+        ...(itemId === undefined ? {} : { itemId }),
         ...(issue.position === undefined ? {} : { position: issue.position }),
+        ...(issue.path === undefined ? {} : { path: issue.path }),
+        ...(issue.messageIndex === undefined ? {} : { messageIndex: issue.messageIndex }),
+        ...(issue.providerError === undefined ? {} : { providerError: issue.providerError }),
       };
       state.issues.push(recorded);
     },

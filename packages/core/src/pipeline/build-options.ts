@@ -16,6 +16,20 @@ export interface SystemPartInput {
   readonly order?: number;
 }
 
+/**
+ * What the validate stage does with violations: "repair" (default) hands the items back to
+ * repair-orphans once and checks again, failing if anything is left; "throw" fails the build at
+ * once; "report" lists them in report.violations and sends the request anyway.
+ */
+export type ValidationMode = "repair" | "throw" | "report";
+
+export interface ValidationOptions {
+  /** Default "repair". */
+  readonly mode?: ValidationMode;
+  /** Rule ids to leave unchecked (e.g. "ANT-015" for a model that accepts prefill), or "strict" for every strict rule. */
+  readonly ignore?: ReadonlyArray<string>;
+}
+
 export interface BuildOptions<R extends RendererName = RendererName> {
   /** Which renderer produces the request. Default "openai". */
   renderer?: R;
@@ -33,4 +47,6 @@ export interface BuildOptions<R extends RendererName = RendererName> {
   reserveOutputTokens?: number;
   /** Counts tokens for this build, overriding the tokenizer plugins. */
   tokenizer?: Tokenizer;
+  /** A validation mode, or the mode and the rules to ignore. Default "repair". */
+  validation?: ValidationMode | ValidationOptions;
 }

@@ -1,4 +1,5 @@
 // The report: what happened to every item, decided by which stage and plugin, and why.
+import type { ValidationIssue } from "../errors/context-validation-error.js";
 import type { ItemRole, ItemType } from "../model/item.js";
 import type { StageLabel } from "./stage.js";
 
@@ -52,4 +53,8 @@ export interface BuildReport {
   readonly budget: BudgetReport | undefined;
   /** Problems plugins noticed and worked around, prefixed with the plugin's name. */
   readonly warnings: ReadonlyArray<string>;
+  /** Rule violations left in the request; only the "report" validation mode sends a request with any. */
+  readonly violations: ReadonlyArray<ValidationIssue>;
+  /** Violations a second repair-orphans pass fixed ("repair" mode); empty when the first pass was clean. */
+  readonly repairedViolations: ReadonlyArray<ValidationIssue>;
 }

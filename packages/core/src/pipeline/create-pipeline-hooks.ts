@@ -7,6 +7,7 @@ import type { RenderContext, RenderResult, StageContext, ValidateContext } from 
 
 export type ItemsWaterfallHook = AsyncSeriesWaterfallHook<[Items, StageContext]>;
 export type RenderBailHook = AsyncSeriesBailHook<[Items, RenderContext], RenderResult<unknown> | undefined>;
+export type RequestValidateSeriesHook = AsyncSeriesHook<[unknown, ValidateContext]>;
 
 export interface RunnableHooks {
   /** Shrinks the history to fit: summaries, clearing, windows. */
@@ -21,6 +22,8 @@ export interface RunnableHooks {
   readonly validate: AsyncSeriesHook<[Items, ValidateContext]>;
   /** One bail hook per renderer name. */
   readonly render: HookMap<RenderBailHook>;
+  /** Checks a renderer's request against that provider's rules; one hook per renderer name. */
+  readonly validateRequest: HookMap<RequestValidateSeriesHook>;
   /** Supplies the default tokenizer. */
   readonly tokenizer: SyncBailHook<[TokenizerRequest], Tokenizer | undefined>;
 }
@@ -35,6 +38,10 @@ export function createPipelineHooks(): RunnableHooks {
     render: new HookMap<RenderBailHook>(
       (renderer: string) => new AsyncSeriesBailHook<[Items, RenderContext], RenderResult<unknown> | undefined>(["items", "context"], `render:${renderer}`),
       "render",
+    ),
+    validateRequest: new HookMap<RequestValidateSeriesHook>(
+      (renderer: string) => new AsyncSeriesHook<[unknown, ValidateContext]>(["request", "context"], `validate-request:${renderer}`),
+      "validateRequest",
     ),
     tokenizer: new SyncBailHook<[TokenizerRequest], Tokenizer | undefined>(["request"], "tokenizer"),
   });

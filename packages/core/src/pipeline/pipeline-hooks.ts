@@ -43,6 +43,18 @@ export interface RenderHookMap {
   for(renderer: string): RenderHook<unknown>;
 }
 
+/** validate, second pass: checks the request one renderer produced. Every tap reports issues. */
+export interface RequestValidateHook<Request> {
+  readonly name: string;
+  tap(options: TapOptions, fn: (request: Request, context: ValidateContext) => void): void;
+  tapPromise(options: TapOptions, fn: (request: Request, context: ValidateContext) => Promise<void>): void;
+}
+
+export interface RequestValidateHookMap {
+  for<R extends RendererName>(renderer: R): RequestValidateHook<RendererOutputMap[R]>;
+  for(renderer: string): RequestValidateHook<unknown>;
+}
+
 /** Supplies the tokenizer when the build options give none; the first tap that returns one wins. */
 export interface TokenizerHook {
   readonly name: string;
@@ -56,6 +68,8 @@ export interface PipelineHooks {
   readonly insertSystem: ItemsHook;
   readonly validate: ValidateHook;
   readonly render: RenderHookMap;
+  /** Runs after render on the request, with the rules of the provider it is for. */
+  readonly validateRequest: RequestValidateHookMap;
   readonly tokenizer: TokenizerHook;
 }
 

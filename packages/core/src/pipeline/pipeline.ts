@@ -2,7 +2,7 @@
 // insert-system → validate → render over the canonical items and returns the request and the report.
 import { z } from "zod";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
-import { ContextValidationError } from "../errors/context-validation-error.js";
+import { ContextValidationError, type ValidationIssue } from "../errors/context-validation-error.js";
 import { CtxpipeError } from "../errors/ctxpipe-error.js";
 import { ERROR_CODES } from "../errors/error-codes.js";
 import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
@@ -11,7 +11,7 @@ import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import { RendererNotFoundError } from "../errors/renderer-not-found-error.js";
 import type { ItemInput } from "../model/item.js";
 import { orderItems } from "../model/order-items.js";
-import { parseItems } from "../model/parse-items.js";
+import { parseInput } from "../model/parse-items.js";
 import { computeTurnGroups } from "../model/turn-groups.js";
 import type { RendererName, RendererOutputMap } from "../spec/renderer-output-map.js";
 import { isTokenizer } from "../spec/is-tokenizer.js";
@@ -19,14 +19,14 @@ import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
 import { assembleReport } from "./assemble-report.js";
 import { createBuildContext, internalsOf } from "./build-context.js";
-import type { BuildOptions, SystemPartInput } from "./build-options.js";
+import type { BuildOptions, SystemPartInput, ValidationMode } from "./build-options.js";
 import type { BuildResult } from "./build-result.js";
-import { createPipelineHooks, type RunnableHooks } from "./create-pipeline-hooks.js";
+import { createPipelineHooks, type RenderBailHook, type RunnableHooks } from "./create-pipeline-hooks.js";
 import { DEFAULT_PLUGIN_NAMES, type DefaultPluginSettings, defaultPlugins } from "./default-plugins.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
 import type { Items, PipelineHooks, PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
 import { STAGE_LABELS, STAGES } from "./stage.js";
-import type { Budget, StageContext } from "./stage-context.js";
+import type { Budget, RenderResult, StageContext, ValidateContext } from "./stage-context.js";
 import { createTapOnlyHooks, type HookGuard } from "./tap-only-hooks.js";
 import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
 
@@ -46,6 +46,8 @@ const systemPartSchema = z.union([
   }),
 ]);
 
+const validationModeSchema = z.enum(["repair", "throw", "report"]);
+
 // Not strict: plugin packages add their own fields to BuildOptions by declaration merging.
 const buildOptionsSchema = z
   .object({
@@ -56,6 +58,9 @@ const buildOptionsSchema = z
     maxTokens: z.number().int().positive().optional(),
     reserveOutputTokens: z.number().int().nonnegative().optional(),
     tokenizer: z.custom<Tokenizer>(isTokenizer, "must be a tokenizer { specificationVersion, name, exact, count(text) }").optional(),
+    validation: z
+      .union([validationModeSchema, z.strictObject({ mode: validationModeSchema.optional(), ignore: z.array(z.string().min(1)).optional() })])
+      .optional(),
   })
   .refine((options) => options.reserveOutputTokens === undefined || options.maxTokens !== undefined, {
     path: ["reserveOutputTokens"],
@@ -153,7 +158,7 @@ export class Pipeline implements PluginHost {
   async build<R extends RendererName = "openai">(items: ReadonlyArray<ItemInput>, options: BuildOptions<R> = {}): Promise<BuildResult<RendererOutputMap[R]>> {
     const checked = buildOptionsSchema.safeParse(options);
     if (!checked.success) throw new PluginOptionsError("build()", z.prettifyError(checked.error));
-    const parsed = parseItems(items);
+    const { items: parsed, indexes: inputIndexes, duplicates } = parseInput(items);
     const tools = this.#parseTools(options.tools);
     // Frozen once the input is known to be valid: a refused call is not a build.
     this.#guard.frozen = true;
@@ -175,16 +180,40 @@ export class Pipeline implements PluginHost {
       current = await this.#raw[stage].promise(current, context as StageContext);
     }
 
-    internals.stage = "validate";
-    await this.#raw.validate.promise(current, context);
-    if (internals.issues.length > 0) throw new ContextValidationError(internals.issues);
+    const validation = validationOf(options.validation);
+    const repaired: ValidationIssue[] = [];
+    const violations: ValidationIssue[] = [];
+    // A failed check hands the items back to repair-orphans once (in "repair" mode), then checks again.
+    const settle = async (issues: ValidationIssue[], recheck: () => Promise<ValidationIssue[]>): Promise<void> => {
+      if (issues.length === 0) return;
+      if (validation.mode === "report") {
+        violations.push(...issues);
+        return;
+      }
+      if (validation.mode === "throw") throw new ContextValidationError(issues);
+      current = await this.#repairAgain(current, context, issues);
+      const left = await recheck();
+      if (left.length > 0) throw new ContextValidationError(left);
+      repaired.push(...issues);
+    };
 
-    internals.stage = "render";
+    const checkItems = () => this.#validateItems(current, context, validation.ignore);
+    await settle(await checkItems(), checkItems);
+
     const renderHook = this.#raw.render.get(renderer);
     if (renderHook === undefined || !renderHook.isUsed()) throw new RendererNotFoundError(renderer, [...this.#guard.renderers].sort());
-    const rendered = await renderHook.promise(current, context);
-    if (rendered === undefined) throw new RendererNotFoundError(renderer, [...this.#guard.renderers].sort());
-    const renderPlugin = internals.plugin;
+    let rendered = await this.#render(renderHook, renderer, current, context);
+    let renderPlugin = internals.plugin;
+    const checkRequest = () => this.#validateRequest(rendered, renderer, context, validation.ignore);
+    await settle(await checkRequest(), async () => {
+      const itemIssues = await checkItems();
+      if (itemIssues.length > 0) return itemIssues;
+      // The first render's decisions no longer describe what is sent.
+      for (const [id, events] of internals.events) internals.events.set(id, events.filter((event) => event.stage !== "render"));
+      rendered = await this.#render(renderHook, renderer, current, context);
+      renderPlugin = internals.plugin;
+      return checkRequest();
+    });
 
     if (budget !== undefined && rendered.tokenCount > budget.available) {
       throw new BudgetExceededError(rendered.tokenCount, budget.available, tokenizer.exact);
@@ -192,6 +221,8 @@ export class Pipeline implements PluginHost {
 
     const assembled = assembleReport({
       inputItems: parsed,
+      inputIndexes,
+      duplicates,
       finalItems: current,
       internals,
       renderPlugin,
@@ -211,7 +242,7 @@ export class Pipeline implements PluginHost {
       includedIds: assembled.includedIds,
       excludedIds: assembled.excludedIds,
       metadata: {
-        inputCount: parsed.length,
+        inputCount: items.length,
         outputCount: rendered.messageCount,
         filteredCount,
         systemPromptIncluded: systemIncluded,
@@ -224,8 +255,58 @@ export class Pipeline implements PluginHost {
         tokenizer: { name: tokenizer.name, exact: tokenizer.exact },
         budget: budget === undefined ? undefined : { ...budget, used: rendered.tokenCount },
         warnings: internals.warnings,
+        violations,
+        repairedViolations: repaired,
       },
     };
+  }
+
+  async #render(hook: RenderBailHook, renderer: string, items: Items, context: ValidateContext): Promise<RenderResult<unknown>> {
+    internalsOf(context).stage = "render";
+    const rendered = await hook.promise(items, context);
+    if (rendered === undefined) throw new RendererNotFoundError(renderer, [...this.#guard.renderers].sort());
+    return rendered;
+  }
+
+  /** Runs the validate taps over the item list and returns what they found, minus ignored rules. */
+  async #validateItems(items: Items, context: ValidateContext, ignore: Ignored): Promise<ValidationIssue[]> {
+    const internals = internalsOf(context);
+    internals.stage = "validate";
+    internals.phase = "items";
+    internals.issues.length = 0;
+    await this.#raw.validate.promise(items, context);
+    return internals.issues.filter((issue) => !ignore(issue));
+  }
+
+  /** Runs the renderer's request checks; issues about a message name the first item it carries. */
+  async #validateRequest(rendered: RenderResult<unknown>, renderer: string, context: ValidateContext, ignore: Ignored): Promise<ValidationIssue[]> {
+    const hook = this.#raw.validateRequest.get(renderer);
+    if (hook === undefined || !hook.isUsed()) return [];
+    const internals = internalsOf(context);
+    internals.stage = "validate";
+    internals.phase = "request";
+    internals.issues.length = 0;
+    await hook.promise(rendered.request, context);
+    const issues = internals.issues.filter((issue) => !ignore(issue));
+    if (issues.length === 0 || rendered.messageIndexById === undefined) return issues;
+    const firstItemAt = new Map<number, string>();
+    for (const [id, index] of rendered.messageIndexById) if (!firstItemAt.has(index)) firstItemAt.set(index, id);
+    return issues.map((issue) => {
+      const itemId = issue.itemId ?? (issue.messageIndex === undefined ? undefined : firstItemAt.get(issue.messageIndex));
+      return itemId === undefined ? issue : { ...issue, itemId };
+    });
+  }
+
+  /** The second repair-orphans pass, run with the violations that called for it. */
+  async #repairAgain(items: Items, context: ValidateContext, issues: ReadonlyArray<ValidationIssue>): Promise<Items> {
+    const internals = internalsOf(context);
+    internals.stage = "repair-orphans";
+    internals.violations = issues;
+    try {
+      return await this.#raw.repairOrphans.promise(items, context);
+    } finally {
+      internals.violations = [];
+    }
   }
 
   #resolveTokenizer(options: BuildOptions): Tokenizer {
@@ -252,6 +333,14 @@ export class Pipeline implements PluginHost {
     const reserveOutputTokens = options.reserveOutputTokens ?? 0;
     return { maxTokens: options.maxTokens, reserveOutputTokens, available: options.maxTokens - reserveOutputTokens };
   }
+}
+
+type Ignored = (issue: ValidationIssue) => boolean;
+
+function validationOf(option: BuildOptions["validation"]): { mode: ValidationMode; ignore: Ignored } {
+  const { mode = "repair", ignore = [] } = typeof option === "string" ? { mode: option } : (option ?? {});
+  const ignored = new Set(ignore);
+  return { mode, ignore: (issue) => ignored.has(issue.rule) || (issue.level === "strict" && ignored.has("strict")) };
 }
 
 /** Creates a pipeline with the default plugins plus the given ones. */

@@ -2,6 +2,7 @@
 // the report exactly once, nothing is lost silently, bad input never escapes as a bare TypeError,
 // and building is deterministic.
 import fc from "fast-check";
+import { isBlank } from "../model/is-blank.js";
 import { describe, expect, test } from "vitest";
 import { CtxpipeError } from "../errors/ctxpipe-error.js";
 import type { ItemInput } from "../model/item.js";
@@ -98,7 +99,8 @@ describe("report invariants", () => {
         for (const item of items) {
           if (item.type !== "user" && item.type !== "assistant") continue;
           const itemText = item.text ?? "";
-          if (itemText.trim() === "") continue;
+          // Blank means nothing a model could read: whitespace or invisible characters only.
+          if (isBlank(itemText)) continue;
           const entry = result.report.entries.find((candidate) => candidate.id === item.id)!;
           if (result.includedIds.includes(item.id)) expect(sent).toContain(JSON.stringify(itemText).slice(1, -1));
           else expect(["dropped", "summarized"]).toContain(entry.decision);

@@ -1,6 +1,8 @@
 // What every tap receives next to the items: the build's options, tokenizer, turn groups, the system
 // prompt parts and the decision recorder. One context object lives for one build.
+import type { ValidationIssue } from "../errors/context-validation-error.js";
 import type { Item } from "../model/item.js";
+import type { RuleLevel } from "../spec/rule.js";
 import type { TurnGroups } from "../model/turn-groups.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import type { ToolDefinition } from "../spec/tool-definition.js";
@@ -57,17 +59,36 @@ export interface StageContext {
   countTokens(item: Item): number;
   /** Records a problem the plugin noticed and worked around. */
   warn(message: string): void;
+  /**
+   * Violations that sent the build back to repair-orphans for a second pass; empty on the first.
+   * A repair plugin can look at them to fix what the first pass missed.
+   */
+  readonly violations: ReadonlyArray<ValidationIssue>;
 }
 
 export interface ValidationIssueInput {
   readonly rule: string;
   readonly message: string;
+  /** Default "error". */
+  readonly level?: RuleLevel;
+  /** The item concerned (or its id), for issues found in the item list. */
   readonly item?: Item;
+  readonly itemId?: string;
+  /** Position of that item in the list checked. */
   readonly position?: number;
+  /** For issues found in a rendered request: where, and in which message. */
+  readonly path?: string;
+  readonly messageIndex?: number;
+  /** The provider's own error text for this violation. */
+  readonly providerError?: string;
 }
 
 export interface ValidateContext extends StageContext {
-  /** Reports a violation; the build fails once every validate tap has run. */
+  /**
+   * Reports a violation. Once every tap has run, the build's validation mode decides: "repair"
+   * (the default) hands the items back to repair-orphans and checks again, "throw" fails the build,
+   * "report" lists the violations in the report and goes on.
+   */
   issue(issue: ValidationIssueInput): void;
 }
 

@@ -14,8 +14,8 @@ import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { internalsOf } from "./build-context.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
-import type { ItemsWaterfallHook, RenderBailHook, RunnableHooks } from "./create-pipeline-hooks.js";
-import type { ItemsHook, Items, PipelineHooks, RenderHook, TapOptions } from "./pipeline-hooks.js";
+import type { ItemsWaterfallHook, RenderBailHook, RequestValidateSeriesHook, RunnableHooks } from "./create-pipeline-hooks.js";
+import type { ItemsHook, Items, PipelineHooks, RenderHook, RequestValidateHook, TapOptions } from "./pipeline-hooks.js";
 import { STAGE, type StageLabel } from "./stage.js";
 import type { RenderResult } from "./stage-context.js";
 
@@ -161,8 +161,39 @@ function renderHook(hook: RenderBailHook, renderer: string, guard: HookGuard): R
   return Object.freeze({ name: label, tap: register, tapPromise: register }) as RenderHook<unknown>;
 }
 
+function requestValidateHook(hook: RequestValidateSeriesHook, renderer: string, guard: HookGuard): RequestValidateHook<unknown> {
+  const label = `validate-request:${renderer}`;
+  const register = (options: TapOptions, fn: (request: unknown, context: never) => unknown) => {
+    const tap = normalizeTapOptions(options, label, guard);
+    hook.tapPromise(tap, async (request, context) => {
+      internalsOf(context).enterTap(tap.name);
+      try {
+        await fn(request, context as never);
+      } catch (error) {
+        throw wrapThrown(tap.name, label, error);
+      }
+    });
+  };
+  return Object.freeze({ name: label, tap: register, tapPromise: register }) as RequestValidateHook<unknown>;
+}
+
+/** A per-renderer hook map: one tap-only hook per renderer name, made on first use. */
+function perRenderer<Hook>(make: (renderer: string) => Hook): { for(renderer: string): Hook } {
+  const made = new Map<string, Hook>();
+  return Object.freeze({
+    for(renderer: string) {
+      if (typeof renderer !== "string" || renderer.length === 0) throw new TypeError("for() needs a renderer name");
+      let hook = made.get(renderer);
+      if (hook === undefined) {
+        hook = make(renderer);
+        made.set(renderer, hook);
+      }
+      return hook;
+    },
+  });
+}
+
 export function createTapOnlyHooks(raw: RunnableHooks, guard: HookGuard): PipelineHooks {
-  const renderHooks = new Map<string, RenderHook<unknown>>();
   const validateLabel: StageLabel = "validate";
   return Object.freeze({
     compress: itemsHook(raw.compress, "compress", guard),
@@ -174,17 +205,8 @@ export function createTapOnlyHooks(raw: RunnableHooks, guard: HookGuard): Pipeli
       tap: (options: TapOptions, fn: (items: Items, context: never) => unknown) => register(options, fn),
       tapPromise: (options: TapOptions, fn: (items: Items, context: never) => unknown) => register(options, fn),
     }),
-    render: Object.freeze({
-      for(renderer: string) {
-        if (typeof renderer !== "string" || renderer.length === 0) throw new TypeError("render.for() needs a renderer name");
-        let hook = renderHooks.get(renderer);
-        if (hook === undefined) {
-          hook = renderHook(raw.render.for(renderer), renderer, guard);
-          renderHooks.set(renderer, hook);
-        }
-        return hook;
-      },
-    }),
+    render: perRenderer((renderer) => renderHook(raw.render.for(renderer), renderer, guard)),
+    validateRequest: perRenderer((renderer) => requestValidateHook(raw.validateRequest.for(renderer), renderer, guard)),
     tokenizer: Object.freeze({
       name: "tokenizer",
       tap(options: TapOptions, fn: (request: Parameters<Parameters<RunnableHooks["tokenizer"]["tap"]>[1]>[0]) => Tokenizer | undefined) {

@@ -58,10 +58,14 @@ describe("FilterPlugin", () => {
   test.for([
     { option: "dropStoredSystemMessages", item: { id: "x", type: "system", text: "kept prompt" } },
     { option: "dropExcludedItems", item: { id: "x", type: "user", text: "kept", metadata: { includeInContext: false } } },
-    { option: "dropEmptyAssistantMessages", item: { id: "x", type: "assistant", text: "" } },
   ] satisfies Array<{ option: string; item: ItemInput }>)("each rule can be switched off: $option", async ({ option, item }) => {
     const result = await buildWith([new FilterPlugin({ [option]: false })], [item, newest]);
     expect(result.includedIds).toContain("x");
+  });
+
+  test("with dropEmptyAssistantMessages off, an empty assistant message still never reaches the provider: repair-orphans drops it", async () => {
+    const result = await buildWith([new FilterPlugin({ dropEmptyAssistantMessages: false })], [{ id: "x", type: "assistant", text: "" }, newest]);
+    expect(result.report.entries[0]).toMatchObject({ decision: "dropped", stage: "repair-orphans", reason: "assistant message with no visible text and no tool calls" });
   });
 
   test("bad options are refused in the constructor, naming the plugin and the field", () => {

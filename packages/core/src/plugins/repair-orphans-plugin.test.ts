@@ -1,6 +1,9 @@
+// One test per cause of a rejected request that repair-orphans handles (reference/providers.md §8),
+// each checking the repaired request and the report entry that explains the repair.
 import { describe, expect, test } from "vitest";
-import type { ItemInput } from "../model/item.js";
 import { importMemoryChunks } from "../importers/import-memory-chunks.js";
+import type { ItemInput } from "../model/item.js";
+import type { ReportEntry } from "../pipeline/build-report.js";
 import { buildWith } from "../testing/index.js";
 import { RepairOrphansPlugin } from "./repair-orphans-plugin.js";
 
@@ -14,23 +17,26 @@ const twoCalls: ItemInput = {
     { id: "c2", name: "read", arguments: '{"f":2}' },
   ],
 };
+const result = (id: string, callId: string, output = id): ItemInput => ({ id, type: "tool-result", callId, output });
+const said = (id: string, text: string, type: "user" | "assistant" = "user"): ItemInput => ({ id, type, text });
+const entry = (built: { report: { entries: ReadonlyArray<ReportEntry> } }, id: string) => built.report.entries.find((candidate) => candidate.id === id);
 
-describe("RepairOrphansPlugin (basic)", () => {
+describe("RepairOrphansPlugin: results and calls", () => {
   test("drops a tool result whose call is not in the context (seed 004)", async () => {
-    const result = await buildWith([], [user, { id: "a0", type: "assistant", text: "ok" }, { id: "orphan", type: "tool-result", callId: "gone", output: "stale" }]);
-    expect(result.excludedIds).toEqual(["orphan"]);
-    expect(result.report.entries[2]).toMatchObject({
-      decision: "dropped",
-      stage: "repair-orphans",
-      plugin: "RepairOrphansPlugin",
-      reason: 'result of call "gone", which no earlier assistant message made',
-    });
+    const built = await buildWith([], [user, said("a0", "ok", "assistant"), result("orphan", "gone", "stale"), said("u2", "next")]);
+    expect(built.excludedIds).toEqual(["orphan"]);
+    expect(entry(built, "orphan")).toMatchObject({ decision: "dropped", stage: "repair-orphans", plugin: "RepairOrphansPlugin", reason: 'no assistant message in the context made call "gone"' });
+  });
+
+  test("keeps an orphan result as user text when asked, so its content is not lost", async () => {
+    const built = await buildWith([new RepairOrphansPlugin({ orphanResults: "text" })], [user, { ...result("orphan", "gone", "42 files"), toolName: "ls" } as ItemInput]);
+    expect(built.request.messages.at(-1)).toEqual({ role: "user", content: "Result of an earlier ls call (gone):\n42 files" });
+    expect(entry(built, "orphan")).toMatchObject({ decision: "repaired", reason: 'kept as user text: no assistant message in the context made call "gone"' });
   });
 
   test("synthesizes an interrupted result for a call that never got one, right after the call's other results", async () => {
-    const result = await buildWith([], [user, twoCalls, { id: "r1", type: "tool-result", callId: "c1", output: "one" }]);
-    expect(result.request.messages).toEqual([
-      { role: "user", content: "check both" },
+    const built = await buildWith([], [user, twoCalls, result("r1", "c1", "one")]);
+    expect(built.request.messages.slice(1)).toEqual([
       {
         role: "assistant",
         content: null,
@@ -42,58 +48,134 @@ describe("RepairOrphansPlugin (basic)", () => {
       { role: "tool", tool_call_id: "c1", content: "one" },
       { role: "tool", tool_call_id: "c2", content: "Error: The tool call was interrupted before it returned a result." },
     ]);
-    expect(result.report.synthesized).toEqual([
-      expect.objectContaining({ id: "ctxpipe:interrupted:a:c2", decision: "synthesized", stage: "repair-orphans", plugin: "RepairOrphansPlugin", reason: 'call "c2" (read) had no result' }),
+    expect(built.report.synthesized).toEqual([
+      expect.objectContaining({ id: "ctxpipe:interrupted:a:c2", decision: "synthesized", stage: "repair-orphans", reason: 'answers call "c2" (read) of "a": it has no result (the run was interrupted)' }),
     ]);
   });
 
+  test("strips a call without a result when asked, and drops a message left with nothing", async () => {
+    const strip = new RepairOrphansPlugin({ unansweredCalls: "strip" });
+    const partly = await buildWith([strip], [user, twoCalls, result("r1", "c1")]);
+    expect(partly.request.messages[1]).toMatchObject({ tool_calls: [expect.objectContaining({ id: "c1" })] });
+    expect(entry(partly, "a")).toMatchObject({ decision: "repaired", reason: 'removed calls "c2" (read), which have no result' });
+    const wholly = await buildWith([strip], [user, twoCalls, said("u2", "never mind")]);
+    expect(wholly.request.messages).toEqual([{ role: "user", content: "check both" }, { role: "user", content: "never mind" }]);
+    expect(entry(wholly, "a")).toMatchObject({ decision: "dropped", reason: 'its only calls "c1" (read), "c2" (read) have no result' });
+  });
+
   test("the synthesized text is configurable", async () => {
-    const result = await buildWith([new RepairOrphansPlugin({ interruptedText: "Cancelled by the user." })], [user, twoCalls]);
-    expect(result.request.messages.slice(2)).toEqual([
+    const built = await buildWith([new RepairOrphansPlugin({ interruptedText: "Cancelled by the user." })], [user, twoCalls]);
+    expect(built.request.messages.slice(2)).toEqual([
       { role: "tool", tool_call_id: "c1", content: "Error: Cancelled by the user." },
       { role: "tool", tool_call_id: "c2", content: "Error: Cancelled by the user." },
     ]);
   });
 
   test("leaves a well-formed history alone", async () => {
-    const items: ItemInput[] = [user, twoCalls, { id: "r1", type: "tool-result", callId: "c1", output: "1" }, { id: "r2", type: "tool-result", callId: "c2", output: "2" }];
-    const result = await buildWith([], items);
-    expect(result.report.entries.map((entry) => entry.decision)).toEqual(["kept", "kept", "kept", "kept"]);
-    expect(result.report.synthesized).toEqual([]);
+    const built = await buildWith([], [user, twoCalls, result("r1", "c1"), result("r2", "c2")]);
+    expect(built.report.entries.map((candidate) => candidate.decision)).toEqual(["kept", "kept", "kept", "kept"]);
+    expect(built.report.synthesized).toEqual([]);
   });
 
   test("a result separated from its call by another message is moved back next to the call", async () => {
-    const result = await buildWith([], [user, twoCalls, { id: "r1", type: "tool-result", callId: "c1", output: "one" }, { id: "u2", type: "user", text: "hurry up" }, { id: "r2", type: "tool-result", callId: "c2", output: "two" }]);
-    expect(result.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "user"]);
-    expect(result.report.entries.find((entry) => entry.id === "r2")).toMatchObject({
-      decision: "repaired",
-      stage: "repair-orphans",
-      reason: 'moved right after the assistant message "a" that made call "c2"',
-    });
-    expect(result.report.entries.find((entry) => entry.id === "r1")).toMatchObject({ decision: "kept" });
+    const built = await buildWith([], [user, twoCalls, result("r1", "c1"), said("u2", "hurry up"), result("r2", "c2")]);
+    expect(built.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "user"]);
+    expect(entry(built, "r2")).toMatchObject({ decision: "repaired", reason: 'moved right after the assistant message "a" that made call "c2"' });
+    expect(entry(built, "r1")).toMatchObject({ decision: "kept" });
+  });
+
+  test("a result stored before its call (clock skew) is moved after it", async () => {
+    const built = await buildWith([], [user, result("r1", "c1"), twoCalls, result("r2", "c2")]);
+    expect(built.request.messages.map((message) => ("tool_call_id" in message ? message.tool_call_id : message.role))).toEqual(["user", "assistant", "c1", "c2"]);
+    expect(entry(built, "r1")).toMatchObject({ decision: "repaired", reason: 'moved right after the assistant message "a" that made call "c1"' });
+  });
+
+  test("parallel results out of order are put in the order of the calls", async () => {
+    const built = await buildWith([], [user, twoCalls, result("r2", "c2"), result("r1", "c1")]);
+    expect(built.request.messages.slice(2).map((message) => ("tool_call_id" in message ? message.tool_call_id : ""))).toEqual(["c1", "c2"]);
+    expect(entry(built, "r1")).toMatchObject({ decision: "kept" });
+    expect(entry(built, "r2")).toMatchObject({ decision: "repaired", reason: 'put in the order of the calls of "a"' });
   });
 
   test("thinking between a call and its result does not break the pairing", async () => {
-    const result = await buildWith([], [user, { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "f", arguments: "{}" }] }, { id: "th", type: "thinking", text: "waiting" }, { id: "r", type: "tool-result", callId: "c1", output: "ok" }]);
-    expect(result.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+    const built = await buildWith([], [user, { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "f", arguments: "{}" }] }, { id: "th", type: "thinking", text: "waiting" }, result("r", "c1")]);
+    expect(built.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
   });
 
   test("a second result for the same call is dropped", async () => {
-    const result = await buildWith([], [user, twoCalls, { id: "r1", type: "tool-result", callId: "c1", output: "1" }, { id: "r2", type: "tool-result", callId: "c2", output: "2" }, { id: "again", type: "tool-result", callId: "c1", output: "1 again" }]);
-    expect(result.excludedIds).toEqual(["again"]);
-    expect(result.report.entries.at(-1)).toMatchObject({ decision: "dropped", reason: 'a second result for call "c1"' });
+    const built = await buildWith([], [user, twoCalls, result("r1", "c1"), result("r2", "c2"), result("again", "c1")]);
+    expect(built.excludedIds).toEqual(["again"]);
+    expect(entry(built, "again")).toMatchObject({ decision: "dropped", reason: 'a second result for call "c1"' });
   });
 
-  test("a call id reused by a later message is answered per message", async () => {
-    const reused: ItemInput = { id: "a2", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "read", arguments: "{}" }] };
-    const result = await buildWith([], [user, twoCalls, { id: "r1", type: "tool-result", callId: "c1", output: "1" }, { id: "r2", type: "tool-result", callId: "c2", output: "2" }, reused]);
-    expect(result.report.synthesized.map((entry) => entry.id)).toEqual(["ctxpipe:interrupted:a2:c1"]);
+  test("a second copy of an assistant message (a double write under a new id) is dropped with its results", async () => {
+    const copy = { ...twoCalls, id: "a-copy" } as ItemInput;
+    const built = await buildWith([], [user, twoCalls, result("r1", "c1"), result("r2", "c2"), copy, result("r1-copy", "c1"), result("r2-copy", "c2")]);
+    expect(built.request.messages).toHaveLength(4);
+    expect(entry(built, "a-copy")).toMatchObject({ decision: "dropped", reason: 'a second copy of assistant message "a" (same text and calls)' });
+    expect(entry(built, "r1-copy")).toMatchObject({ decision: "dropped", reason: 'a second result for call "c1"' });
+  });
+
+  test("an exact copy of a record (same id, same content) is dropped; the same id with other content is refused", async () => {
+    const built = await buildWith([], [user, said("a1", "hello", "assistant"), said("a1", "hello", "assistant"), said("u2", "bye")]);
+    expect(built.report.entries.map((candidate) => [candidate.id, candidate.inputIndex, candidate.decision])).toEqual([
+      ["u", 0, "kept"],
+      ["a1", 1, "kept"],
+      ["a1", 2, "dropped"],
+      ["u2", 3, "kept"],
+    ]);
+    expect(built.report.entries[2]).toMatchObject({ stage: "repair-orphans", reason: "an exact copy of input item 1 (same id and content), stored twice" });
+    expect(built.metadata.inputCount).toBe(4);
+    await expect(buildWith([], [user, said("a1", "hello", "assistant"), said("a1", "bye", "assistant")])).rejects.toMatchObject({ name: "InvalidInputError" });
+  });
+
+  test("a call id reused by a later message is answered in order, then made unique with its result", async () => {
+    const reused: ItemInput = { id: "a2", type: "assistant", text: "again", toolCalls: [{ id: "c1", name: "read", arguments: "{}" }] };
+    const built = await buildWith([], [user, twoCalls, result("r1", "c1"), result("r2", "c2"), reused, result("r3", "c1"), said("u2", "ok")]);
+    const [, , , , second, answer] = built.request.messages;
+    expect(second).toMatchObject({ role: "assistant", tool_calls: [expect.objectContaining({ id: expect.stringMatching(/^c1_[a-z0-9]{7}$/) })] });
+    expect(answer).toMatchObject({ role: "tool", tool_call_id: (second as { tool_calls: Array<{ id: string }> }).tool_calls[0]!.id, content: "r3" });
+    expect(entry(built, "a2")?.reason).toMatch(/^call ids rewritten \("c1" → "c1_[a-z0-9]{7}"\)/);
+  });
+
+  test("call ids from another provider (too long, dots and colons) are rewritten, call and result alike", async () => {
+    const longId = `fc_${"9".repeat(50)}`;
+    const items: ItemInput[] = [
+      user,
+      { id: "a", type: "assistant", text: "", toolCalls: [{ id: longId, name: "f", arguments: "{}" }, { id: "functions.eval:301", name: "g", arguments: "{}" }] },
+      result("r1", longId),
+      result("r2", "functions.eval:301"),
+    ];
+    const built = await buildWith([], items);
+    const ids = (built.request.messages[1] as { tool_calls: Array<{ id: string }> }).tool_calls.map((call) => call.id);
+    expect(ids[0]).toHaveLength(40);
+    expect(ids[1]).toBe("functions_eval_301");
+    expect(built.request.messages.slice(2).map((message) => (message as { tool_call_id: string }).tool_call_id)).toEqual(ids);
+    expect(entry(built, "r2")).toMatchObject({ decision: "repaired", reason: 'answers call "functions.eval:301", whose id was rewritten "functions_eval_301"' });
   });
 
   test("a call whose result an earlier stage left out is told so, not that it was interrupted", async () => {
-    const result = await buildWith([], [user, twoCalls, { id: "r1", type: "tool-result", callId: "c1", output: "1" }, { id: "r2", type: "tool-result", callId: "c2", output: "secret", metadata: { includeInContext: false } }]);
-    expect(result.request.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c2", content: "Error: The result of this tool call was left out of the context." });
-    expect(result.report.synthesized).toEqual([expect.objectContaining({ id: "ctxpipe:omitted:a:c2", reason: 'call "c2" (read) had its result left out by an earlier stage' })]);
+    const built = await buildWith([], [user, twoCalls, result("r1", "c1"), { ...result("r2", "c2", "secret"), metadata: { includeInContext: false } } as ItemInput]);
+    expect(built.request.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "c2", content: "Error: The result of this tool call was left out of the context." });
+    expect(built.report.synthesized).toEqual([expect.objectContaining({ id: "ctxpipe:omitted:a:c2", reason: 'answers call "c2" (read) of "a": its result "r2" was left out by an earlier stage' })]);
+  });
+
+  test("a call whose result lies in a summarized range, and a result whose call does, name the summary", async () => {
+    const summarizeResults = {
+      name: "SummarizeSome",
+      apply(pipeline: import("../pipeline/pipeline-hooks.js").PluginHost) {
+        pipeline.hooks.compress.tap({ name: "SummarizeSome" }, (items, context) => {
+          const gone = new Set(["r2", "old-call"]);
+          for (const id of gone) context.report.summarize(id, "sum", "summarized");
+          const summary = { id: "sum", type: "summary" as const, role: "system" as const, text: "Earlier work.", coveredIds: [...gone], metadata: {} };
+          return [summary, ...items.filter((item) => !gone.has(item.id))];
+        });
+      },
+    };
+    const oldCall: ItemInput = { id: "old-call", type: "assistant", text: "", toolCalls: [{ id: "c0", name: "read", arguments: "{}" }] };
+    const built = await buildWith([summarizeResults], [said("u0", "start"), oldCall, user, result("late", "c0"), twoCalls, result("r1", "c1"), result("r2", "c2")]);
+    expect(entry(built, "late")).toMatchObject({ decision: "dropped", reason: 'its call "c0" (in "old-call") is covered by summary "sum"' });
+    expect(built.report.synthesized.find((candidate) => candidate.id === "ctxpipe:omitted:a:c2")).toMatchObject({ reason: 'answers call "c2" (read) of "a": its result "r2" is covered by summary "sum"' });
   });
 
   test("parallel calls stored one message each (seed 001 chunks) are merged so the results follow all calls", async () => {
@@ -104,8 +186,8 @@ describe("RepairOrphansPlugin (basic)", () => {
       { id: "res_a", type: "ENVIRONMENT", content: { tool: "read", callId: "ca", success: true, text: "A" } },
       { id: "res_b", type: "ENVIRONMENT", content: { tool: "read", callId: "cb", success: true, text: "B" } },
     ]);
-    const result = await buildWith([], items);
-    expect(result.request.messages).toEqual([
+    const built = await buildWith([], items);
+    expect(built.request.messages).toEqual([
       { role: "user", content: "compare a and b" },
       {
         role: "assistant",
@@ -118,14 +200,80 @@ describe("RepairOrphansPlugin (basic)", () => {
       { role: "tool", tool_call_id: "ca", content: "A" },
       { role: "tool", tool_call_id: "cb", content: "B" },
     ]);
-    expect(result.includedIds).toEqual(["u", "call_a", "call_b", "res_a", "res_b"]);
-    expect(result.report.entries.map((entry) => [entry.id, entry.decision, entry.messageIndex])).toEqual([
+    expect(built.report.entries.map((candidate) => [candidate.id, candidate.decision, candidate.messageIndex])).toEqual([
       ["u", "kept", 0],
       ["call_a", "repaired", 1],
       ["call_b", "merged", 1],
       ["res_a", "kept", 2],
       ["res_b", "kept", 3],
     ]);
-    expect(result.report.entries[2]).toMatchObject({ relatedId: "call_a", reason: "its tool calls joined the assistant message before it, so all results can follow all calls" });
+  });
+});
+
+describe("RepairOrphansPlugin: text and names", () => {
+  test("lone surrogates from a cut emoji become U+FFFD", async () => {
+    const built = await buildWith([], [said("u", "cut here: \uD83D")]);
+    expect(built.request.messages[0]).toEqual({ role: "user", content: "cut here: \uFFFD" });
+    expect(entry(built, "u")).toMatchObject({ decision: "repaired", reason: "replaced lone surrogates (half of a cut emoji or symbol) with U+FFFD" });
+  });
+
+  test("text of invisible characters only is blank: such messages are dropped, a call-only message keeps its calls", async () => {
+    const built = await buildWith([], [said("zw", "\u200B\uFEFF \u2060"), user, { ...twoCalls, text: "\u00AD" } as ItemInput, result("r1", "c1"), result("r2", "c2")]);
+    expect(entry(built, "zw")).toMatchObject({ decision: "dropped", reason: "user message with no visible text and no attachments" });
+    expect(built.request.messages[1]).toMatchObject({ role: "assistant", content: null });
+  });
+
+  test("an empty tool result gets a placeholder", async () => {
+    const built = await buildWith([], [user, twoCalls, result("r1", "c1", ""), result("r2", "c2", "  ")]);
+    expect(built.request.messages.slice(2).map((message) => message.content)).toEqual(["(no output)", "(no output)"]);
+  });
+
+  test("tool names outside the portable alphabet (MCP names) and arguments that are not an object are repaired", async () => {
+    const built = await buildWith([], [user, { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "github.search", arguments: "" }, { id: "c2", name: "2fa:check", arguments: '{"cut' }] }, result("r1", "c1"), result("r2", "c2")]);
+    expect((built.request.messages[1] as { tool_calls: unknown[] }).tool_calls).toEqual([
+      { id: "c1", type: "function", function: { name: "github_search", arguments: "{}" } },
+      { id: "c2", type: "function", function: { name: "_2fa_check", arguments: '{"_raw":"{\\"cut"}' } },
+    ]);
+  });
+
+  test("strings longer than a provider accepts are cut on a code-point boundary", async () => {
+    const built = await buildWith([new RepairOrphansPlugin({ maxStringLength: 1000 })], [said("u", `${"x".repeat(993)}😀${"y".repeat(2000)}`)]);
+    const content = built.request.messages[0]!.content as string;
+    expect(content.length).toBeLessThanOrEqual(1000);
+    expect(content.isWellFormed()).toBe(true);
+    expect(content).toContain("characters cut");
+  });
+});
+
+describe("RepairOrphansPlugin: where the conversation starts and ends", () => {
+  test("a history that starts with the assistant gets a user turn in front", async () => {
+    const built = await buildWith([], [said("a", "Hi! How can I help?", "assistant"), said("u", "Fix the build.")], { system: "Be brief." });
+    expect(built.request.messages.slice(0, 3)).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "(The conversation so far is below.)" },
+      { role: "assistant", content: "Hi! How can I help?" },
+    ]);
+    expect(built.report.synthesized.map((candidate) => candidate.id)).toContain("ctxpipe:conversation-start");
+  });
+
+  test("a history that starts with a tool result loses the orphan and starts with the user", async () => {
+    const built = await buildWith([], [result("r", "gone"), said("u", "hello")]);
+    expect(built.request.messages).toEqual([{ role: "user", content: "hello" }]);
+  });
+
+  test("a conversation whose newest message is from the assistant (or a persisted error) gets a user turn asking to continue", async () => {
+    const built = await buildWith([], [user, { id: "err", type: "error", text: "LLM_TIMEOUT" }]);
+    expect(built.request.messages.at(-1)).toEqual({ role: "user", content: "Continue." });
+    expect(built.report.synthesized).toEqual([expect.objectContaining({ id: "ctxpipe:continue", reason: 'the conversation ended with error "err"; providers want the last turn from the user' })]);
+  });
+
+  test("trailingAssistant: \"keep\" leaves the assistant last, for models that accept prefill", async () => {
+    const built = await buildWith([new RepairOrphansPlugin({ trailingAssistant: "keep" })], [user, said("a", "The answer is", "assistant")], { validation: { ignore: ["strict"] } });
+    expect(built.request.messages.at(-1)).toEqual({ role: "assistant", content: "The answer is" });
+  });
+
+  test("bad options are refused, naming the field", () => {
+    expect(() => new RepairOrphansPlugin({ orphanResults: "keep" as never })).toThrow(expect.objectContaining({ name: "PluginOptionsError", message: expect.stringContaining("orphanResults") }));
+    expect(() => new RepairOrphansPlugin({ continueText: "  " })).toThrow(expect.objectContaining({ name: "PluginOptionsError", message: expect.stringContaining("continueText") }));
   });
 });

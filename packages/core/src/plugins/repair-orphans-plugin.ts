@@ -1,52 +1,54 @@
-// Default repair-orphans stage, basic version. Makes tool calls and results pair up the way every
-// provider requires, and reports each repair:
-// - consecutive assistant messages that each make calls (seed 001 stores parallel calls as one chunk
-//   each) are merged into the first, so all the results can follow all the calls;
-// - a result is moved right after the assistant message that made its call when something else came
-//   in between; a result whose call is not in the context, or a second result for one call, is dropped;
-// - a call that never got a result gets a synthesized one saying so, so the model knows rather than
-//   the provider rejecting the request.
+// Default repair-orphans stage: turns any item list into one every provider accepts, and reports each
+// repair. The passes, in order (each leaves the list untouched when it finds nothing to do):
+// 1. item by item: lone surrogates, invisible-only text, over-long strings, empty tool results,
+//    tool names and call arguments (sanitize-item.ts; cached per item, so rebuilds pay only for new items);
+// 2. parallel calls stored as separate messages are merged (merge-parallel-calls.ts);
+// 3. calls and results are paired, regrouped, ordered, deduplicated, synthesized (pair-results.ts);
+// 4. call ids are made unique and portable, with their results (rewrite-call-ids.ts);
+// 5. the conversation starts and ends with a user turn (conversation-edges.ts).
 import { z } from "zod";
-import type { Item, ItemOf } from "../model/item.js";
-import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
+import type { Item } from "../model/item.js";
+import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
 import type { StageContext } from "../pipeline/stage-context.js";
+import { PROVIDER_MAX_STRING_LENGTH } from "../validation/portable-limits.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
+import { repairEdges } from "./repair/conversation-edges.js";
+import { mergeParallelCalls } from "./repair/merge-parallel-calls.js";
+import { pairResults } from "./repair/pair-results.js";
+import { rewriteCallIds } from "./repair/rewrite-call-ids.js";
+import { type Sanitized, sanitizeItem } from "./repair/sanitize-item.js";
 
 const PLUGIN_NAME = "RepairOrphansPlugin";
 
 const repairOrphansPluginOptionsSchema = z.strictObject({
   /** Text of the result synthesized for a call that never got one. */
-  interruptedText: z.string().min(1).default("The tool call was interrupted before it returned a result."),
+  interruptedText: z.string().trim().min(1).default("The tool call was interrupted before it returned a result."),
   /** Text of the result synthesized for a call whose result an earlier stage left out. */
-  omittedText: z.string().min(1).default("The result of this tool call was left out of the context."),
+  omittedText: z.string().trim().min(1).default("The result of this tool call was left out of the context."),
+  /** A result whose call is not in the context: dropped (default), or kept as user text. */
+  orphanResults: z.enum(["drop", "text"]).default("drop"),
+  /** A call without a result: answered by a synthesized error result (default), or removed. */
+  unansweredCalls: z.enum(["synthesize", "strip"]).default("synthesize"),
+  /** Output sent for a tool result that returned nothing visible. */
+  emptyResultText: z.string().trim().min(1).default("(no output)"),
+  /** Longer strings are cut on a code-point boundary; below OpenAI's 10,485,760-character limit by default. */
+  maxStringLength: z.number().int().min(1000).max(PROVIDER_MAX_STRING_LENGTH).default(10_000_000),
+  /** Text of the user turn put in front of a conversation that starts with the assistant. */
+  leadingUserText: z.string().trim().min(1).default("(The conversation so far is below.)"),
+  /** A conversation ending with the assistant: a user turn asking to continue is added (default), or it is kept as prefill. */
+  trailingAssistant: z.enum(["continue", "keep"]).default("continue"),
+  continueText: z.string().trim().min(1).default("Continue."),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
 export type RepairOrphansPluginOptions = z.input<typeof repairOrphansPluginOptionsSchema>;
 
-type Assistant = ItemOf<"assistant">;
-type ToolResult = ItemOf<"tool-result">;
-
-/** An assistant message that makes calls, with the results gathered for it. */
-interface CallBlock {
-  assistant: Assistant;
-  readonly results: ToolResult[];
-}
-
-function joinText(first: string, second: string): string {
-  if (first.trim() === "") return second;
-  if (second.trim() === "") return first;
-  return `${first}\n${second}`;
-}
-
-function makesCalls(item: Item): item is Assistant {
-  return item.type === "assistant" && item.toolCalls.length > 0;
-}
-
 export class RepairOrphansPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof repairOrphansPluginOptionsSchema>;
+  // Items are immutable, so what sanitizing one gives is computed once per item object.
+  readonly #sanitized = new WeakMap<Item, Sanitized>();
 
   constructor(options: RepairOrphansPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, repairOrphansPluginOptionsSchema, options);
@@ -54,112 +56,43 @@ export class RepairOrphansPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     pipeline.hooks.repairOrphans.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
-      const merged = mergeParallelCalls(items, context);
-      const repaired = this.#pairResults(merged.items, context);
-      return merged.changed || repaired.changed ? repaired.items : undefined;
+      let current: Items = items;
+      let changed = false;
+      for (const pass of [
+        (list: Items) => this.#sanitize(list, context),
+        (list: Items) => mergeParallelCalls(list, context),
+        (list: Items) => pairResults(list, context, this.#options),
+        (list: Items) => rewriteCallIds(list, context),
+        (list: Items) => repairEdges(list, context, this.#options),
+      ]) {
+        const next = pass(current);
+        if (next === undefined) continue;
+        current = next;
+        changed = true;
+      }
+      return changed ? current : undefined;
     });
   }
 
-  #pairResults(items: ReadonlyArray<Item>, context: StageContext): { items: Item[]; changed: boolean } {
-    const sequence: Array<Item | CallBlock> = [];
-    // The block still waiting for each call id: the latest assistant message that made that call.
-    const waiting = new Map<string, CallBlock>();
-    const answered = new Set<string>();
-    let changed = false;
-    let previous: Item | undefined;
-    for (const item of items) {
-      if (makesCalls(item)) {
-        const block: CallBlock = { assistant: item, results: [] };
-        for (const call of item.toolCalls) waiting.set(call.id, block);
-        sequence.push(block);
-      } else if (item.type === "tool-result") {
-        const block = waiting.get(item.callId);
-        if (block === undefined) {
-          const why = answered.has(item.callId) ? `a second result for call "${item.callId}"` : `result of call "${item.callId}", which no earlier assistant message made`;
-          context.report.drop(item, why);
-          changed = true;
-        } else {
-          waiting.delete(item.callId);
-          answered.add(item.callId);
-          const adjacent = previous === block.assistant || (previous?.type === "tool-result" && block.results.includes(previous));
-          if (!adjacent) {
-            context.report.repair(item, `moved right after the assistant message "${block.assistant.id}" that made call "${item.callId}"`);
-            changed = true;
-          }
-          block.results.push(item);
-        }
-      } else {
-        sequence.push(item);
+  #sanitize(items: Items, context: StageContext): Item[] | undefined {
+    let output: Item[] | undefined;
+    items.forEach((item, index) => {
+      let outcome = this.#sanitized.get(item);
+      if (outcome === undefined) {
+        outcome = sanitizeItem(item, this.#options);
+        this.#sanitized.set(item, outcome);
       }
-      previous = item;
-    }
-
-    // Calls whose stored result an earlier stage removed get a different explanation than interrupted ones.
-    const present = new Set(items.map((item) => item.id));
-    const storedResults = new Set(context.inputItems.filter((item) => item.type === "tool-result" && !present.has(item.id)).map((item) => (item as ToolResult).callId));
-    const output: Item[] = [];
-    for (const entry of sequence) {
-      if (!("assistant" in entry)) {
-        output.push(entry);
-        continue;
+      if ("drop" in outcome) {
+        output ??= items.slice(0, index);
+        context.report.drop(item, outcome.drop);
+        return;
       }
-      output.push(entry.assistant, ...entry.results);
-      const got = new Set(entry.results.map((result) => result.callId));
-      for (const call of entry.assistant.toolCalls) {
-        if (got.has(call.id)) continue;
-        got.add(call.id);
-        const omitted = storedResults.has(call.id);
-        const result: ToolResult = {
-          id: `ctxpipe:${omitted ? "omitted" : "interrupted"}:${entry.assistant.id}:${call.id}`,
-          type: "tool-result",
-          role: "tool",
-          callId: call.id,
-          toolName: call.name,
-          output: omitted ? this.#options.omittedText : this.#options.interruptedText,
-          isError: true,
-          kind: call.kind,
-          metadata: {},
-        };
-        context.report.synthesize(result, `call "${call.id}" (${call.name}) ${omitted ? "had its result left out by an earlier stage" : "had no result"}`);
-        output.push(result);
-        changed = true;
+      if (outcome.item !== item) {
+        output ??= items.slice(0, index);
+        context.report.repair(item, outcome.reasons.join("; "));
       }
-    }
-    return { items: output, changed };
+      output?.push(outcome.item);
+    });
+    return output;
   }
-}
-
-/** Merges runs of assistant messages that make calls (thinking may sit between them) into the first. */
-function mergeParallelCalls(items: ReadonlyArray<Item>, context: StageContext): { items: Item[]; changed: boolean } {
-  const output: Item[] = [];
-  let head: { position: number; assistant: Assistant; absorbed: string[] } | undefined;
-  const finishHead = () => {
-    if (head === undefined || head.absorbed.length === 0) return;
-    context.report.repair(head.assistant, `took the parallel tool calls of ${head.absorbed.map((id) => `"${id}"`).join(", ")}, stored as separate messages`);
-  };
-  let changed = false;
-  for (const item of items) {
-    if (makesCalls(item) && head !== undefined) {
-      const combined: Assistant = {
-        ...head.assistant,
-        text: joinText(head.assistant.text, item.text),
-        toolCalls: [...head.assistant.toolCalls, ...item.toolCalls],
-      };
-      const reasoning = [...(head.assistant.reasoning ?? []), ...(item.reasoning ?? [])];
-      if (reasoning.length > 0) combined.reasoning = reasoning;
-      head.assistant = combined;
-      head.absorbed.push(item.id);
-      output[head.position] = combined;
-      context.report.merge(item, combined.id, "its tool calls joined the assistant message before it, so all results can follow all calls");
-      changed = true;
-      continue;
-    }
-    if (item.type !== "thinking") {
-      finishHead();
-      head = makesCalls(item) ? { position: output.length, assistant: item, absorbed: [] } : undefined;
-    }
-    output.push(item);
-  }
-  finishHead();
-  return { items: output, changed };
 }

@@ -1,25 +1,46 @@
-// Default validate stage, basic version (seed 004): the context is not empty, does not start with a
-// tool result, and every tool call is answered by results that directly follow it, once each.
+// Default validate stage: checks the item list against a rule table before anything is rendered
+// (itemRules by default: seed 004's checks and the portable subset every provider accepts). Each
+// renderer then checks its own request against its provider's table (hooks.validateRequest).
 import { z } from "zod";
+import type { Item } from "../model/item.js";
 import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
+import type { Rule } from "../spec/rule.js";
+import { checkRules } from "../validation/check-rules.js";
+import { itemRules } from "../validation/item-rules.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "ValidatePlugin";
 
+const isRule = (value: unknown): value is Rule<ReadonlyArray<Item>> => {
+  const rule = value as Partial<Rule<unknown>> | null;
+  return typeof rule === "object" && rule !== null && typeof rule.id === "string" && (rule.level === "error" || rule.level === "strict") && typeof rule.check === "function";
+};
+
 const validatePluginOptionsSchema = z.strictObject({
+  /** The rule table; default itemRules. Extend it with `[...itemRules, myRule]`. */
+  rules: z.array(z.custom<Rule<ReadonlyArray<Item>>>(isRule, "must be a rule { id, level, requires, check }")).optional(),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
 export type ValidatePluginOptions = z.input<typeof validatePluginOptionsSchema>;
 
-/** Rule ids reported by ValidatePlugin. */
+/** Ids of the rules in itemRules, for `validation: { ignore: [...] }` and for matching issues. */
 export const VALIDATION_RULES = {
   NOT_EMPTY: "NOT_EMPTY",
   STARTS_WITH_TOOL_RESULT: "STARTS_WITH_TOOL_RESULT",
   TOOL_RESULT_WITHOUT_CALL: "TOOL_RESULT_WITHOUT_CALL",
   TOOL_CALL_WITHOUT_RESULT: "TOOL_CALL_WITHOUT_RESULT",
   DUPLICATE_TOOL_RESULT: "DUPLICATE_TOOL_RESULT",
+  DUPLICATE_CALL_ID: "DUPLICATE_CALL_ID",
+  INVALID_CALL_ID: "INVALID_CALL_ID",
+  INVALID_TOOL_NAME: "INVALID_TOOL_NAME",
+  ARGUMENTS_NOT_OBJECT: "ARGUMENTS_NOT_OBJECT",
+  BLANK_TEXT: "BLANK_TEXT",
+  LONE_SURROGATE: "LONE_SURROGATE",
+  STRING_TOO_LONG: "STRING_TOO_LONG",
+  STARTS_WITH_ASSISTANT: "STARTS_WITH_ASSISTANT",
+  ENDS_WITH_ASSISTANT: "ENDS_WITH_ASSISTANT",
 } as const;
 
 export class ValidatePlugin implements PipelinePlugin {
@@ -31,53 +52,9 @@ export class ValidatePlugin implements PipelinePlugin {
   }
 
   apply(pipeline: PluginHost): void {
+    const rules = this.#options.rules ?? itemRules;
     pipeline.hooks.validate.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
-      const conversation = items.filter((item) => item.role !== "system");
-      if (conversation.length === 0) {
-        const message = items.length === 0 ? "there is nothing to send" : "there is nothing to send besides system messages";
-        context.issue({ rule: VALIDATION_RULES.NOT_EMPTY, message });
-        return;
-      }
-      const first = conversation[0]!;
-      if (first.type === "tool-result") {
-        context.issue({ rule: VALIDATION_RULES.STARTS_WITH_TOOL_RESULT, message: "the conversation starts with a tool result", item: first, position: items.indexOf(first) });
-      }
-
-      // Calls of the assistant message whose results are expected next, and those answered so far.
-      let open: { callIds: Set<string>; answered: Set<string>; position: number; id: string } | undefined;
-      const closeOpen = () => {
-        if (open === undefined) return;
-        for (const callId of open.callIds) {
-          if (open.answered.has(callId)) continue;
-          context.issue({
-            rule: VALIDATION_RULES.TOOL_CALL_WITHOUT_RESULT,
-            message: `call "${callId}" is not answered by a tool result right after it`,
-            item: items[open.position]!,
-            position: open.position,
-          });
-        }
-        open = undefined;
-      };
-      items.forEach((item, position) => {
-        if (item.type === "tool-result") {
-          if (open === undefined || !open.callIds.has(item.callId)) {
-            const message = `result of call "${item.callId}" does not follow the assistant message that made the call`;
-            context.issue({ rule: VALIDATION_RULES.TOOL_RESULT_WITHOUT_CALL, message, item, position });
-          } else if (open.answered.has(item.callId)) {
-            context.issue({ rule: VALIDATION_RULES.DUPLICATE_TOOL_RESULT, message: `call "${item.callId}" is answered twice`, item, position });
-          } else {
-            open.answered.add(item.callId);
-          }
-          return;
-        }
-        // Thinking is the assistant's own reasoning, not a message: it does not separate a call from its results.
-        if (item.type === "thinking") return;
-        closeOpen();
-        if (item.type === "assistant" && item.toolCalls.length > 0) {
-          open = { callIds: new Set(item.toolCalls.map((call) => call.id)), answered: new Set(), position, id: item.id };
-        }
-      });
-      closeOpen();
+      for (const violation of checkRules(rules, items, { model: context.model })) context.issue(violation);
     });
   }
 }

@@ -31,3 +31,36 @@ export function toolLoopFixture(): ItemInput[] {
     { id: "a2", type: "assistant", text: "b.json uses port 8080 instead of 80." },
   ];
 }
+
+/** One item of every type the model has, in a plausible order, ending on a user message: for golden tests of renderers. */
+export function everyItemTypeFixture(): ItemInput[] {
+  return [
+    { id: "summary", type: "summary", text: "The user set up the repo.", coveredIds: ["old1", "old2", "old3"] },
+    { id: "parent", type: "parent-message", parentAgentId: "agent_000", text: "Research the bug." },
+    { id: "user", type: "user", text: "Look at this screenshot.", attachments: [{ type: "image", url: "https://example.test/shot.png", detail: "low" }] },
+    { id: "thinking", type: "thinking", text: "The screenshot shows a stack trace." },
+    { id: "clarify", type: "assistant", text: "Which branch?", clarification: true },
+    { id: "intervention", type: "user-intervention", text: "main, and hurry." },
+    {
+      id: "calls",
+      type: "assistant",
+      text: "Reading the file and asking a skill.",
+      toolCalls: [
+        { id: "call_1", name: "read_file", arguments: '{"path":"/src/main.ts"}' },
+        { id: "call_2", name: "code_review", arguments: '{"code":"..."}', kind: "skill" },
+      ],
+    },
+    { id: "result_1", type: "tool-result", callId: "call_1", toolName: "read_file", output: "export {}", durationMs: 12 },
+    { id: "result_2", type: "tool-result", callId: "call_2", toolName: "code_review", output: "Skill crashed", isError: true, kind: "skill" },
+    { id: "spawn", type: "subagent-spawn", subagentId: "agent_123", agentType: "researcher", text: '{"task":"Search for..."}' },
+    { id: "to_sub", type: "subagent-message", subagentId: "agent_123", text: "Keep going." },
+    { id: "from_sub", type: "subagent-result", subagentId: "agent_123", success: false, text: "Found nothing." },
+    { id: "todo", type: "todo-update", text: '{"todos":["fix bug"]}' },
+    { id: "error", type: "error", text: "LLM_TIMEOUT: the model did not answer in time.", code: "LLM_TIMEOUT" },
+    { id: "done", type: "task-completed", text: '{"result":"fixed"}' },
+    { id: "abandoned", type: "task-abandoned", reason: "no access", text: '{"partialResult":"half"}' },
+    { id: "terminated", type: "task-terminated", terminatedBy: "user", text: "Stopped." },
+    { id: "stored_system", type: "system", text: "A stored system message." },
+    { id: "last", type: "user", text: "Status?" },
+  ];
+}

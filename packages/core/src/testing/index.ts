@@ -1,4 +1,4 @@
 // @ctxpipe/core/testing: helpers for plugin and renderer authors to test the way core does.
-export { conversationFixture, toolLoopFixture } from "./fixtures.js";
+export { conversationFixture, everyItemTypeFixture, toolLoopFixture } from "./fixtures.js";
 export { wordTokenizer } from "./word-tokenizer.js";
 export { buildWith } from "./build-with.js";

@@ -1,0 +1,232 @@
+// Pairs every tool call with exactly one result, placed right after the message that made the call
+// and in the order of the calls (OAI-003/004/005, ANT-006/007/009, GEM-007/008):
+// - a result stored away from its call (another message in between, or stored before the call) is moved;
+// - a second result for a call, or a second copy of an assistant message, is dropped;
+// - a result whose call is not in the context is dropped, or kept as user text by option;
+// - a call without a result gets a synthesized one saying so, or is stripped by option.
+// Calls are answered first unanswered call first, so a reused call id pairs in order.
+import { isBlank } from "../../model/is-blank.js";
+import type { Item, ItemOf } from "../../model/item.js";
+import type { StageContext } from "../../pipeline/stage-context.js";
+import { makesCalls } from "./merge-parallel-calls.js";
+import { summaryCoverage } from "./summary-coverage.js";
+
+type Assistant = ItemOf<"assistant">;
+type ToolResult = ItemOf<"tool-result">;
+
+export interface PairOptions {
+  readonly orphanResults: "drop" | "text";
+  readonly unansweredCalls: "synthesize" | "strip";
+  readonly interruptedText: string;
+  readonly omittedText: string;
+}
+
+/** An assistant message that makes calls, with the results gathered for it. */
+interface CallBlock {
+  readonly assistant: Assistant;
+  readonly results: ToolResult[];
+  /** Results that were not adjacent to the call when stored. */
+  readonly moved: Set<ToolResult>;
+}
+
+function sameCalls(left: Assistant, right: Assistant): boolean {
+  return (
+    left.text === right.text &&
+    left.toolCalls.length === right.toolCalls.length &&
+    left.toolCalls.every((call, index) => {
+      const other = right.toolCalls[index]!;
+      return call.id === other.id && call.name === other.name && call.arguments === other.arguments;
+    })
+  );
+}
+
+/** Whether the list already pairs up: the common case, checked without allocating a new list. */
+function alreadyPaired(items: ReadonlyArray<Item>): boolean {
+  const seenCalls = new Set<string>();
+  let expected: string[] = [];
+  let next = 0;
+  for (const item of items) {
+    if (item.type === "tool-result") {
+      if (expected[next] !== item.callId) return false;
+      next++;
+      continue;
+    }
+    if (next < expected.length) return false;
+    if (item.type === "assistant" && item.toolCalls.length > 0) {
+      expected = item.toolCalls.map((call) => call.id);
+      next = 0;
+      for (const id of expected) {
+        if (seenCalls.has(id)) return false;
+        seenCalls.add(id);
+      }
+    } else {
+      expected = [];
+      next = 0;
+    }
+  }
+  return next === expected.length;
+}
+
+export function pairResults(items: ReadonlyArray<Item>, context: StageContext, options: PairOptions): Item[] | undefined {
+  if (alreadyPaired(items)) return undefined;
+
+  const sequence: Array<Item | CallBlock> = [];
+  const waiting = new Map<string, CallBlock[]>();
+  const answered = new Set<string>();
+  const madeBy = new Map<string, Assistant>();
+  // Results stored before the call they answer, held until the call shows up.
+  const laterCalls = new Set<string>();
+  for (const item of items) if (makesCalls(item)) for (const call of item.toolCalls) laterCalls.add(call.id);
+  const early = new Map<string, ToolResult>();
+  let coverage: Map<string, string> | undefined;
+  const summarizedBy = (id: string | undefined) => {
+    if (id === undefined) return undefined;
+    coverage ??= summaryCoverage(items, context.inputItems);
+    return coverage.get(id);
+  };
+  const orphans: ToolResult[] = [];
+  let previous: Item | undefined;
+  let lastBlock: CallBlock | undefined;
+
+  const answer = (block: CallBlock, result: ToolResult, adjacent: boolean) => {
+    const queue = waiting.get(result.callId)!;
+    queue.shift();
+    if (queue.length === 0) waiting.delete(result.callId);
+    answered.add(result.callId);
+    block.results.push(result);
+    if (!adjacent) block.moved.add(result);
+  };
+
+  for (const item of items) {
+    if (makesCalls(item)) {
+      const original = madeBy.get(item.toolCalls[0]!.id);
+      if (original !== undefined && sameCalls(original, item)) {
+        context.report.drop(item, `a second copy of assistant message "${original.id}" (same text and calls)`);
+        continue;
+      }
+      const block: CallBlock = { assistant: item, results: [], moved: new Set() };
+      for (const call of item.toolCalls) {
+        laterCalls.delete(call.id);
+        if (!madeBy.has(call.id)) madeBy.set(call.id, item);
+        const queue = waiting.get(call.id);
+        if (queue === undefined) waiting.set(call.id, [block]);
+        else queue.push(block);
+        const stored = early.get(call.id);
+        if (stored !== undefined) {
+          early.delete(call.id);
+          answer(block, stored, false);
+        }
+      }
+      sequence.push(block);
+      lastBlock = block;
+    } else if (item.type === "tool-result") {
+      const block = waiting.get(item.callId)?.[0];
+      if (block !== undefined) {
+        const adjacent = previous !== undefined && (previous === block.assistant || (previous.type === "tool-result" && block === lastBlock && block.results.includes(previous)));
+        answer(block, item, adjacent);
+      } else if (laterCalls.has(item.callId) && !early.has(item.callId)) {
+        early.set(item.callId, item);
+      } else {
+        orphans.push(item);
+        sequence.push(item);
+      }
+    } else {
+      sequence.push(item);
+    }
+    previous = item;
+  }
+  for (const result of early.values()) {
+    orphans.push(result);
+    sequence.push(result);
+  }
+
+  // Why each orphan has no call in the context.
+  const orphanSet = new Set(orphans);
+  const whyOrphan = (result: ToolResult): string => {
+    if (answered.has(result.callId)) return `a second result for call "${result.callId}"`;
+    const maker = context.inputItems.find((input) => input.type === "assistant" && input.toolCalls.some((call) => call.id === result.callId));
+    const summary = summarizedBy(maker?.id);
+    if (summary !== undefined) return `its call "${result.callId}" (in "${maker!.id}") is covered by summary "${summary}"`;
+    if (maker !== undefined) return `its call "${result.callId}" (in "${maker.id}") was left out by an earlier stage`;
+    return `no assistant message in the context made call "${result.callId}"`;
+  };
+
+  let storedResults: Map<string, ToolResult> | undefined;
+  const output: Item[] = [];
+  for (const entry of sequence) {
+    if (!("assistant" in entry)) {
+      if (entry.type === "tool-result" && orphanSet.has(entry)) {
+        const why = whyOrphan(entry);
+        if (options.orphanResults === "text" && !answered.has(entry.callId)) {
+          const label = `${entry.isError ? "Error from" : "Result of"} an earlier ${entry.toolName ?? "tool"} call (${entry.callId}):`;
+          const { callId: _callId, toolName: _toolName, output: body, isError: _isError, durationMs: _durationMs, kind: _kind, ...rest } = entry;
+          output.push({ ...rest, type: "user", role: "user", text: `${label}\n${body}` });
+          context.report.repair(entry, `kept as user text: ${why}`);
+        } else {
+          context.report.drop(entry, why);
+        }
+        continue;
+      }
+      output.push(entry);
+      continue;
+    }
+
+    const { assistant, results, moved } = entry;
+    const got = new Map(results.map((result) => [result.callId, result]));
+    const missing = assistant.toolCalls.filter((call) => !got.has(call.id));
+    let maker = assistant;
+    if (missing.length > 0 && options.unansweredCalls === "strip") {
+      const kept = assistant.toolCalls.filter((call) => got.has(call.id));
+      const names = missing.map((call) => `"${call.id}" (${call.name})`).join(", ");
+      if (kept.length === 0 && isBlank(assistant.text)) {
+        context.report.drop(assistant, `its only calls ${names} have no result`);
+        continue;
+      }
+      maker = { ...assistant, toolCalls: kept };
+      context.report.repair(assistant, `removed calls ${names}, which have no result`);
+    }
+    output.push(maker);
+    const arrival = new Map(results.map((result, index) => [result, index]));
+    let latestArrival = -1;
+    for (const call of maker.toolCalls) {
+      let result = got.get(call.id);
+      if (result === undefined) {
+        // A stored result an earlier stage removed (filtered, summarized) rather than one never stored.
+        if (storedResults === undefined) {
+          const present = new Set(items.map((present) => present.id));
+          storedResults = new Map(
+            context.inputItems.filter((input): input is ToolResult => input.type === "tool-result" && !present.has(input.id)).map((input) => [input.callId, input]),
+          );
+        }
+        const stored = storedResults.get(call.id);
+        const summary = summarizedBy(stored?.id);
+        const omitted = stored !== undefined;
+        result = {
+          id: `ctxpipe:${omitted ? "omitted" : "interrupted"}:${assistant.id}:${call.id}`,
+          type: "tool-result",
+          role: "tool",
+          callId: call.id,
+          toolName: call.name,
+          output: omitted ? options.omittedText : options.interruptedText,
+          isError: true,
+          kind: call.kind,
+          metadata: {},
+        };
+        const why =
+          summary !== undefined
+            ? `its result "${stored!.id}" is covered by summary "${summary}"`
+            : omitted
+              ? `its result "${stored.id}" was left out by an earlier stage`
+              : "it has no result (the run was interrupted)";
+        context.report.synthesize(result, `answers call "${call.id}" (${call.name}) of "${assistant.id}": ${why}`);
+      } else if (moved.has(result)) {
+        context.report.repair(result, `moved right after the assistant message "${assistant.id}" that made call "${call.id}"`);
+      } else if (arrival.get(result)! < latestArrival) {
+        context.report.repair(result, `put in the order of the calls of "${assistant.id}"`);
+      }
+      latestArrival = Math.max(latestArrival, arrival.get(result) ?? -1);
+      output.push(result);
+    }
+  }
+  return output;
+}

@@ -1,0 +1,83 @@
+// Tool-call ids every provider accepts and that are unique in the request (OAI-005/009/020,
+// ANT-009/010): ids from another provider ("fc_…" Responses ids over 40 characters, "functions.eval:301",
+// a call id reused by a later message) are rewritten, and so is the result that answers the call.
+// Runs after pairing, so each call's results directly follow the message that made it.
+import type { Item, ItemOf } from "../../model/item.js";
+import type { StageContext } from "../../pipeline/stage-context.js";
+import { CALL_ID_PATTERN, MAX_CALL_ID_LENGTH } from "../../validation/portable-limits.js";
+
+/** FNV-1a, 32 bits: a short deterministic suffix that keeps truncated ids apart. */
+function hash(text: string): string {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193);
+  }
+  return (value >>> 0).toString(36).padStart(7, "0");
+}
+
+function freshId(original: string, used: Set<string>): string {
+  const safe = original.replace(/[^a-zA-Z0-9_-]/g, "_") || "call";
+  if (safe.length <= MAX_CALL_ID_LENGTH && !used.has(safe)) return safe;
+  const stem = safe.slice(0, MAX_CALL_ID_LENGTH - 8);
+  for (let attempt = 0; ; attempt++) {
+    const candidate = `${stem}_${hash(`${original}#${attempt}`)}`;
+    if (!used.has(candidate)) return candidate;
+  }
+}
+
+export function rewriteCallIds(items: ReadonlyArray<Item>, context: StageContext): Item[] | undefined {
+  const used = new Set<string>();
+  let needed = false;
+  for (const item of items) {
+    if (item.type !== "assistant") continue;
+    for (const call of item.toolCalls) {
+      if (!CALL_ID_PATTERN.test(call.id) || used.has(call.id)) needed = true;
+      used.add(call.id);
+    }
+  }
+  if (!needed) return undefined;
+
+  // Ids that stay as they are, claimed first so a rewritten id never takes one of them.
+  const claimed = new Set<string>();
+  const keeps = new Set<ItemOf<"assistant">["toolCalls"][number]>();
+  for (const item of items) {
+    if (item.type !== "assistant") continue;
+    for (const call of item.toolCalls) {
+      if (CALL_ID_PATTERN.test(call.id) && !claimed.has(call.id)) {
+        claimed.add(call.id);
+        keeps.add(call);
+      }
+    }
+  }
+
+  const output: Item[] = [];
+  let renames = new Map<string, string>();
+  for (const item of items) {
+    if (item.type === "assistant" && item.toolCalls.length > 0) {
+      renames = new Map();
+      const toolCalls = item.toolCalls.map((call) => {
+        if (keeps.has(call)) return call;
+        const id = freshId(call.id, claimed);
+        claimed.add(id);
+        renames.set(call.id, id);
+        return { ...call, id };
+      });
+      if (renames.size === 0) {
+        output.push(item);
+        continue;
+      }
+      const list = [...renames].map(([from, to]) => `"${from}" → "${to}"`).join(", ");
+      context.report.repair(item, `call ids rewritten (${list}): ids must be unique, at most 40 letters, digits, "_" or "-"`);
+      output.push({ ...item, toolCalls });
+    } else if (item.type === "tool-result" && renames.has(item.callId)) {
+      const callId = renames.get(item.callId)!;
+      context.report.repair(item, `answers call "${item.callId}", whose id was rewritten "${callId}"`);
+      output.push({ ...item, callId });
+    } else {
+      if (item.type !== "tool-result" && item.type !== "thinking") renames = new Map();
+      output.push(item);
+    }
+  }
+  return output;
+}
