@@ -89,6 +89,7 @@ export type {
   OpenAIChatToolCall,
 } from "./renderers/openai-chat/openai-chat-request.js";
 export { OpenAIChatRendererPlugin, type OpenAIChatRendererPluginOptions } from "./renderers/openai-chat/openai-chat-renderer-plugin.js";
+export { openAIChatRules } from "./renderers/openai-chat/openai-chat-rules.js";
 export { renderOpenAIChatMessage, summaryHeading } from "./renderers/openai-chat/render-openai-chat-message.js";
 
 // Validation rules

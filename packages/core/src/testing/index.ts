@@ -2,3 +2,4 @@
 export { conversationFixture, everyItemTypeFixture, toolLoopFixture } from "./fixtures.js";
 export { wordTokenizer } from "./word-tokenizer.js";
 export { buildWith } from "./build-with.js";
+export { type AdversarialOptions, adversarialConversations } from "./adversarial-conversations.js";

@@ -24,9 +24,18 @@ export interface PairOptions {
 /** An assistant message that makes calls, with the results gathered for it. */
 interface CallBlock {
   readonly assistant: Assistant;
+  /** Results in the order they arrived. */
   readonly results: ToolResult[];
+  /** The result answering each call, by the call's position (one message may repeat an id). */
+  readonly answers: Array<ToolResult | undefined>;
   /** Results that were not adjacent to the call when stored. */
   readonly moved: Set<ToolResult>;
+}
+
+/** A call still waiting for its result. */
+interface Slot {
+  readonly block: CallBlock;
+  readonly position: number;
 }
 
 function sameCalls(left: Assistant, right: Assistant): boolean {
@@ -71,7 +80,7 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
   if (alreadyPaired(items)) return undefined;
 
   const sequence: Array<Item | CallBlock> = [];
-  const waiting = new Map<string, CallBlock[]>();
+  const waiting = new Map<string, Slot[]>();
   const answered = new Set<string>();
   const madeBy = new Map<string, Assistant>();
   // Results stored before the call they answer, held until the call shows up.
@@ -88,12 +97,13 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
   let previous: Item | undefined;
   let lastBlock: CallBlock | undefined;
 
-  const answer = (block: CallBlock, result: ToolResult, adjacent: boolean) => {
+  const answer = (result: ToolResult, adjacent: boolean) => {
     const queue = waiting.get(result.callId)!;
-    queue.shift();
+    const { block, position } = queue.shift()!;
     if (queue.length === 0) waiting.delete(result.callId);
     answered.add(result.callId);
     block.results.push(result);
+    block.answers[position] = result;
     if (!adjacent) block.moved.add(result);
   };
 
@@ -104,26 +114,26 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
         context.report.drop(item, `a second copy of assistant message "${original.id}" (same text and calls)`);
         continue;
       }
-      const block: CallBlock = { assistant: item, results: [], moved: new Set() };
-      for (const call of item.toolCalls) {
+      const block: CallBlock = { assistant: item, results: [], answers: [], moved: new Set() };
+      item.toolCalls.forEach((call, position) => {
         laterCalls.delete(call.id);
         if (!madeBy.has(call.id)) madeBy.set(call.id, item);
         const queue = waiting.get(call.id);
-        if (queue === undefined) waiting.set(call.id, [block]);
-        else queue.push(block);
+        if (queue === undefined) waiting.set(call.id, [{ block, position }]);
+        else queue.push({ block, position });
         const stored = early.get(call.id);
         if (stored !== undefined) {
           early.delete(call.id);
-          answer(block, stored, false);
+          answer(stored, false);
         }
-      }
+      });
       sequence.push(block);
       lastBlock = block;
     } else if (item.type === "tool-result") {
-      const block = waiting.get(item.callId)?.[0];
+      const block = waiting.get(item.callId)?.[0]?.block;
       if (block !== undefined) {
         const adjacent = previous !== undefined && (previous === block.assistant || (previous.type === "tool-result" && block === lastBlock && block.results.includes(previous)));
-        answer(block, item, adjacent);
+        answer(item, adjacent);
       } else if (laterCalls.has(item.callId) && !early.has(item.callId)) {
         early.set(item.callId, item);
       } else {
@@ -171,12 +181,13 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
       continue;
     }
 
-    const { assistant, results, moved } = entry;
-    const got = new Map(results.map((result) => [result.callId, result]));
-    const missing = assistant.toolCalls.filter((call) => !got.has(call.id));
+    const { assistant, results, answers, moved } = entry;
+    const missing = assistant.toolCalls.filter((_call, position) => answers[position] === undefined);
     let maker = assistant;
+    let slots = answers;
     if (missing.length > 0 && options.unansweredCalls === "strip") {
-      const kept = assistant.toolCalls.filter((call) => got.has(call.id));
+      const kept = assistant.toolCalls.filter((_call, position) => answers[position] !== undefined);
+      slots = answers.filter((answer) => answer !== undefined);
       const names = missing.map((call) => `"${call.id}" (${call.name})`).join(", ");
       if (kept.length === 0 && isBlank(assistant.text)) {
         context.report.drop(assistant, `its only calls ${names} have no result`);
@@ -188,8 +199,8 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
     output.push(maker);
     const arrival = new Map(results.map((result, index) => [result, index]));
     let latestArrival = -1;
-    for (const call of maker.toolCalls) {
-      let result = got.get(call.id);
+    for (const [position, call] of maker.toolCalls.entries()) {
+      let result = slots[position];
       if (result === undefined) {
         // A stored result an earlier stage removed (filtered, summarized) rather than one never stored.
         if (storedResults === undefined) {
@@ -202,7 +213,8 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
         const summary = summarizedBy(stored?.id);
         const omitted = stored !== undefined;
         result = {
-          id: `ctxpipe:${omitted ? "omitted" : "interrupted"}:${assistant.id}:${call.id}`,
+          // A message that repeats a call id gets one synthesized result per call all the same.
+          id: `ctxpipe:${omitted ? "omitted" : "interrupted"}:${assistant.id}:${call.id}${maker.toolCalls.findIndex((other) => other.id === call.id) === position ? "" : `:${position}`}`,
           type: "tool-result",
           role: "tool",
           callId: call.id,

@@ -52,30 +52,44 @@ export function rewriteCallIds(items: ReadonlyArray<Item>, context: StageContext
   }
 
   const output: Item[] = [];
-  let renames = new Map<string, string>();
+  // The calls of the last call-making message, old and new ids by position: its results follow it in
+  // call order, so the k-th result answers the k-th call even when one message repeats an id.
+  let calls: Array<{ from: string; to: string }> = [];
+  let slot = 0;
   for (const item of items) {
     if (item.type === "assistant" && item.toolCalls.length > 0) {
-      renames = new Map();
+      slot = 0;
+      calls = [];
       const toolCalls = item.toolCalls.map((call) => {
-        if (keeps.has(call)) return call;
+        if (keeps.has(call)) {
+          calls.push({ from: call.id, to: call.id });
+          return call;
+        }
         const id = freshId(call.id, claimed);
         claimed.add(id);
-        renames.set(call.id, id);
+        calls.push({ from: call.id, to: id });
         return { ...call, id };
       });
-      if (renames.size === 0) {
+      const renamed = calls.filter((call) => call.from !== call.to);
+      if (renamed.length === 0) {
         output.push(item);
         continue;
       }
-      const list = [...renames].map(([from, to]) => `"${from}" → "${to}"`).join(", ");
+      const list = renamed.map(({ from, to }) => `"${from}" → "${to}"`).join(", ");
       context.report.repair(item, `call ids rewritten (${list}): ids must be unique, at most 40 letters, digits, "_" or "-"`);
       output.push({ ...item, toolCalls });
-    } else if (item.type === "tool-result" && renames.has(item.callId)) {
-      const callId = renames.get(item.callId)!;
-      context.report.repair(item, `answers call "${item.callId}", whose id was rewritten "${callId}"`);
-      output.push({ ...item, callId });
+    } else if (item.type === "tool-result") {
+      // In call order when paired; otherwise the first call with that id.
+      const call = calls[slot]?.from === item.callId ? calls[slot] : calls.find((candidate) => candidate.from === item.callId);
+      slot++;
+      if (call === undefined || call.to === item.callId) {
+        output.push(item);
+        continue;
+      }
+      context.report.repair(item, `answers call "${item.callId}", whose id was rewritten "${call.to}"`);
+      output.push({ ...item, callId: call.to });
     } else {
-      if (item.type !== "tool-result" && item.type !== "thinking") renames = new Map();
+      if (item.type !== "thinking") calls = [];
       output.push(item);
     }
   }

@@ -1,45 +1,17 @@
 import { describe, expect, test } from "vitest";
-import type { ItemInput } from "../../model/item.js";
+import { ContextValidationError } from "../../errors/context-validation-error.js";
+import type { Item } from "../../model/item.js";
+import type { PipelinePlugin } from "../../pipeline/pipeline-hooks.js";
 import { createPipeline } from "../../pipeline/pipeline.js";
+import { STAGE } from "../../pipeline/stage.js";
 import type { Tokenizer } from "../../spec/tokenizer.js";
-import { buildWith, toolLoopFixture, wordTokenizer } from "../../testing/index.js";
+import { buildWith, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "../../testing/index.js";
 import { countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
 import { OpenAIChatRendererPlugin } from "./openai-chat-renderer-plugin.js";
 
-/** One item of every type the model has, in a plausible order. */
-const everyItemType: ItemInput[] = [
-  { id: "summary", type: "summary", text: "The user set up the repo.", coveredIds: ["old1", "old2", "old3"] },
-  { id: "parent", type: "parent-message", parentAgentId: "agent_000", text: "Research the bug." },
-  { id: "user", type: "user", text: "Look at this screenshot.", attachments: [{ type: "image", url: "https://example.test/shot.png", detail: "low" }] },
-  { id: "thinking", type: "thinking", text: "The screenshot shows a stack trace." },
-  { id: "clarify", type: "assistant", text: "Which branch?", clarification: true },
-  { id: "intervention", type: "user-intervention", text: "main, and hurry." },
-  {
-    id: "calls",
-    type: "assistant",
-    text: "Reading the file and asking a skill.",
-    toolCalls: [
-      { id: "call_1", name: "read_file", arguments: '{"path":"/src/main.ts"}' },
-      { id: "call_2", name: "code_review", arguments: '{"code":"..."}', kind: "skill" },
-    ],
-  },
-  { id: "result_1", type: "tool-result", callId: "call_1", toolName: "read_file", output: "export {}", durationMs: 12 },
-  { id: "result_2", type: "tool-result", callId: "call_2", toolName: "code_review", output: "Skill crashed", isError: true, kind: "skill" },
-  { id: "spawn", type: "subagent-spawn", subagentId: "agent_123", agentType: "researcher", text: '{"task":"Search for..."}' },
-  { id: "to_sub", type: "subagent-message", subagentId: "agent_123", text: "Keep going." },
-  { id: "from_sub", type: "subagent-result", subagentId: "agent_123", success: false, text: "Found nothing." },
-  { id: "todo", type: "todo-update", text: '{"todos":["fix bug"]}' },
-  { id: "error", type: "error", text: "LLM_TIMEOUT: the model did not answer in time.", code: "LLM_TIMEOUT" },
-  { id: "done", type: "task-completed", text: '{"result":"fixed"}' },
-  { id: "abandoned", type: "task-abandoned", reason: "no access", text: '{"partialResult":"half"}' },
-  { id: "terminated", type: "task-terminated", terminatedBy: "user", text: "Stopped." },
-  { id: "stored_system", type: "system", text: "A stored system message." },
-  { id: "last", type: "user", text: "Status?" },
-];
-
 describe("OpenAIChatRendererPlugin", () => {
   test("renders every item type (golden file)", async () => {
-    const result = await buildWith([], everyItemType, { system: "You are a careful engineer.", model: "gpt-4o" });
+    const result = await buildWith([], everyItemTypeFixture(), { system: "You are a careful engineer.", model: "gpt-4o" });
     await expect(`${JSON.stringify(result.request, null, 2)}\n`).toMatchFileSnapshot("__fixtures__/every-item-type.openai.json");
     expect(result.report.entries.find((entry) => entry.id === "thinking")).toMatchObject({
       decision: "dropped",
@@ -57,6 +29,48 @@ describe("OpenAIChatRendererPlugin", () => {
   test("uses the developer role when asked (o1 and newer)", async () => {
     const result = await buildWith([new OpenAIChatRendererPlugin({ systemRole: "developer" })], [{ id: "u", type: "user", text: "hi" }], { system: "Rules." });
     expect(result.request.messages[0]).toEqual({ role: "developer", content: "Rules." });
+  });
+
+  test("uses the developer role by itself for a model that rejects system (o1-mini), on a reused pipeline too", async () => {
+    const counted: string[] = [];
+    const recording: Tokenizer = {
+      ...wordTokenizer,
+      count(text) {
+        counted.push(text);
+        return wordTokenizer.count(text);
+      },
+    };
+    const pipeline = createPipeline();
+    const items = [{ id: "u", type: "user" as const, text: "hi" }];
+    const gpt = await pipeline.build(items, { tokenizer: recording, system: "Rules.", model: "gpt-4o" });
+    const o1 = await pipeline.build(items, { tokenizer: recording, system: "Rules.", model: "o1-mini" });
+    expect(gpt.request.messages[0]).toEqual({ role: "system", content: "Rules." });
+    expect(o1.request.messages[0]).toEqual({ role: "developer", content: "Rules." });
+    // The cached count of the system message is per role: the developer message was counted anew.
+    expect(counted).toContain("developer");
+  });
+
+  test("sends nothing empty: no blank assistant message, no blank text part, null content for calls only", async () => {
+    // Only the renderer: the default stages that would drop or repair these first are off.
+    const result = await createPipeline({ defaults: { filter: false, repairOrphans: false, validate: false } }).build(
+      [
+        { id: "u1", type: "user", text: " ", attachments: [{ type: "image", url: "https://example.test/a.png" }] },
+        { id: "a1", type: "assistant", text: "\n" },
+        { id: "e1", type: "error", text: "" },
+        { id: "u2", type: "user", text: "Read it." },
+        { id: "a2", type: "assistant", text: " ", toolCalls: [{ id: "call_a", name: "read_file", arguments: "{}" }] },
+        { id: "t1", type: "tool-result", callId: "call_a", output: "ok" },
+      ],
+      // Throws if the request breaks any of OpenAI's rules.
+      { tokenizer: wordTokenizer, validation: "throw" },
+    );
+    expect(result.request.messages).toEqual([
+      { role: "user", content: [{ type: "image_url", image_url: { url: "https://example.test/a.png" } }] },
+      { role: "user", content: "Read it." },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_a", type: "function", function: { name: "read_file", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "call_a", content: "ok" },
+    ]);
+    for (const id of ["a1", "e1"]) expect(result.report.entries.find((entry) => entry.id === id)).toMatchObject({ decision: "dropped", stage: "render" });
   });
 
   test("renders tool definitions in OpenAI's format and counts them", async () => {
@@ -96,7 +110,8 @@ describe("OpenAIChatRendererPlugin", () => {
       },
     };
     const pipeline = createPipeline();
-    const history = toolLoopFixture();
+    // Ends on a user message, so that no stage adds one to the first build only.
+    const history = [...toolLoopFixture(), { id: "u8", type: "user" as const, text: "Thanks." }];
     const first = await pipeline.build(history, { tokenizer: recording, system: "Be brief." });
     counted.length = 0;
     const next = await pipeline.build([...history, { id: "u9", type: "user", text: "one more thing" }], { tokenizer: recording, system: "Be brief." });
@@ -130,5 +145,51 @@ describe("OpenAIChatRendererPlugin", () => {
     { tool: { name: "ok", parameters: { type: "string" } }, message: 'the arguments schema must have type "object"' },
   ])("tool definitions OpenAI would reject are refused: $tool.name", async ({ tool, message }) => {
     await expect(buildWith([], [{ id: "u", type: "user", text: "hi" }], { tools: [tool] })).rejects.toMatchObject({ name: "PluginOptionsError", message: expect.stringContaining(message) });
+  });
+
+  describe("checks the request it built against OpenAI's rules", () => {
+    // Breaks the sequence after repair-orphans ran: a result for a call nobody made.
+    const appendOrphanResult: PipelinePlugin = {
+      name: "AppendOrphanResult",
+      apply(pipeline) {
+        pipeline.hooks.insertSystem.tap({ name: "AppendOrphanResult", stage: STAGE.LAST }, (items) => {
+          const orphan: Item = { id: "orphan", type: "tool-result", role: "tool", callId: "call_unknown", output: "42", isError: false, kind: "tool", metadata: {} };
+          return [...items, orphan];
+        });
+      },
+    };
+    // The item-level checks are off, so only the request rules can catch it.
+    const pipeline = () => createPipeline({ defaults: { validate: false }, plugins: [appendOrphanResult] });
+    const items = [{ id: "u", type: "user" as const, text: "What is 6 x 7?" }];
+    const expected = {
+      rule: "OAI-003",
+      level: "error",
+      phase: "request",
+      plugin: "OpenAIChatRendererPlugin",
+      itemId: "orphan",
+      path: "messages[1].role",
+      messageIndex: 1,
+      providerError: "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+    };
+
+    test('validation: "throw" fails the build, naming the rule and the item', async () => {
+      const error = await pipeline()
+        .build(items, { tokenizer: wordTokenizer, validation: "throw" })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ContextValidationError);
+      expect((error as ContextValidationError).issues).toEqual([expect.objectContaining(expected)]);
+      expect((error as ContextValidationError).message).toContain('OAI-003 [error] (item "orphan", messages[1].role)');
+    });
+
+    test('validation: "report" builds and lists the violation', async () => {
+      const result = await pipeline().build(items, { tokenizer: wordTokenizer, validation: "report" });
+      expect(result.request.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_unknown", content: "42" });
+      expect(result.report.violations).toEqual([expect.objectContaining(expected)]);
+    });
+
+    test("a rule can be ignored", async () => {
+      const result = await pipeline().build(items, { tokenizer: wordTokenizer, validation: { mode: "throw", ignore: ["OAI-003"] } });
+      expect(result.report.violations).toEqual([]);
+    });
   });
 });

@@ -1,49 +1,53 @@
-// Default renderer: OpenAI Chat Completions, registered under the renderer name "openai".
+// Default renderer: OpenAI Chat Completions, registered under the renderer name "openai". It also
+// checks every request it builds against OpenAI's rule table.
 import { z } from "zod";
 import type { PipelinePlugin, PluginHost } from "../../pipeline/pipeline-hooks.js";
 import { STAGE } from "../../pipeline/stage.js";
 import { parsePluginOptions } from "../../plugins/parse-plugin-options.js";
 import type { Item } from "../../model/item.js";
 import type { Tokenizer } from "../../spec/tokenizer.js";
+import { checkRules } from "../../validation/check-rules.js";
 import { countOpenAIChatMessageTokens, countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
 import type { OpenAIChatMessage, OpenAIChatRequest } from "./openai-chat-request.js";
+import { openAIChatRules } from "./openai-chat-rules.js";
+import { rejectsSystemRole } from "./rejects-system-role.js";
 import { renderOpenAIChatMessage } from "./render-openai-chat-message.js";
 
 const PLUGIN_NAME = "OpenAIChatRendererPlugin";
 
 const openAIChatRendererPluginOptionsSchema = z.strictObject({
-  /** "developer" for o1 and newer reasoning models that reject "system". */
-  systemRole: z.enum(["system", "developer"]).default("system"),
+  /** The role of system messages. Default: "developer" for models that reject "system" (o1-mini), else "system". */
+  systemRole: z.enum(["system", "developer"]).optional(),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
 export type OpenAIChatRendererPluginOptions = z.input<typeof openAIChatRendererPluginOptionsSchema>;
 
+type SystemRole = "system" | "developer";
+
 export class OpenAIChatRendererPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof openAIChatRendererPluginOptionsSchema>;
-  // A message is a pure function of its item and this plugin's options, so its token count is cached
-  // per item: an agent loop's rebuild counts only the new messages, not the whole history again.
-  readonly #messageTokens = new WeakMap<Tokenizer, WeakMap<Item, number>>();
+  // A message is a pure function of its item and the system role, so its token count is cached per
+  // item: an agent loop's rebuild counts only the new messages, not the whole history again.
+  readonly #messageTokens = new WeakMap<Tokenizer, Map<SystemRole, WeakMap<Item, number>>>();
 
   constructor(options: OpenAIChatRendererPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, openAIChatRendererPluginOptionsSchema, options);
   }
 
   apply(pipeline: PluginHost): void {
-    pipeline.hooks.render.for("openai").tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
+    const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
+    pipeline.hooks.render.for("openai").tap(tap, (items, context) => {
+      const systemRole = this.#options.systemRole ?? (rejectsSystemRole(context.model) ? "developer" : "system");
+      const cache = this.#tokenCache(context.tokenizer, systemRole);
       const messages: OpenAIChatMessage[] = [];
       const messageTokens: number[] = [];
       const messageIndexById = new Map<string, number>();
-      let cache = this.#messageTokens.get(context.tokenizer);
-      if (cache === undefined) {
-        cache = new WeakMap();
-        this.#messageTokens.set(context.tokenizer, cache);
-      }
       for (const item of items) {
-        const message = renderOpenAIChatMessage(item, this.#options);
+        const message = renderOpenAIChatMessage(item, { systemRole });
         if (message === undefined) {
-          context.report.drop(item, `${item.type} items are not sent to OpenAI Chat Completions`);
+          context.report.drop(item, item.type === "thinking" ? "thinking items are not sent to OpenAI Chat Completions" : `the ${item.type} message is empty: nothing to send`);
           continue;
         }
         messageIndexById.set(item.id, messages.length);
@@ -64,5 +68,22 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
       }
       return { request, tokenCount: countOpenAIChatTokens(request, context.tokenizer, messageTokens), messageCount: messages.length, messageIndexById };
     });
+    pipeline.hooks.validateRequest.for("openai").tap(tap, (request, context) => {
+      for (const violation of checkRules(openAIChatRules, request, { model: context.model })) context.issue(violation);
+    });
+  }
+
+  #tokenCache(tokenizer: Tokenizer, systemRole: SystemRole): WeakMap<Item, number> {
+    let byRole = this.#messageTokens.get(tokenizer);
+    if (byRole === undefined) {
+      byRole = new Map();
+      this.#messageTokens.set(tokenizer, byRole);
+    }
+    let cache = byRole.get(systemRole);
+    if (cache === undefined) {
+      cache = new WeakMap();
+      byRole.set(systemRole, cache);
+    }
+    return cache;
   }
 }

@@ -1,7 +1,9 @@
 // Renders one item as one OpenAI Chat Completions message. Item types that have no chat equivalent
 // (subagents, todos, task outcomes) become text in the role seed 001 gives them, with a short label
-// so the model can tell them apart; thinking has no place in a Chat Completions request.
+// so the model can tell them apart; thinking has no place in a Chat Completions request, nor has an
+// assistant message with nothing in it.
 import type { Attachment } from "../../model/attachment.js";
+import { isBlank } from "../../model/is-blank.js";
 import type { Item } from "../../model/item.js";
 import type { OpenAIChatContentPart, OpenAIChatMessage } from "./openai-chat-request.js";
 
@@ -41,7 +43,8 @@ export function renderOpenAIChatMessage(item: Item, options: OpenAIChatMessageOp
       return { role: options.systemRole, content: `${summaryHeading(item)}\n\n${item.text}` };
     case "user":
       if (item.attachments === undefined || item.attachments.length === 0) return { role: "user", content: item.text };
-      return { role: "user", content: [...(item.text.length > 0 ? [{ type: "text" as const, text: item.text }] : []), ...item.attachments.map(attachmentPart)] };
+      // No blank text part next to the attachments: compatible servers reject one (OAI-012).
+      return { role: "user", content: [...(isBlank(item.text) ? [] : [{ type: "text" as const, text: item.text }]), ...item.attachments.map(attachmentPart)] };
     case "user-intervention":
       return { role: "user", content: item.text };
     case "parent-message":
@@ -49,18 +52,19 @@ export function renderOpenAIChatMessage(item: Item, options: OpenAIChatMessageOp
     case "subagent-result":
       return { role: "user", content: labelled(`Result from subagent ${item.subagentId} (${item.success ? "succeeded" : "failed"}):`, item.text) };
     case "assistant": {
-      if (item.toolCalls.length === 0) return { role: "assistant", content: item.text };
+      // A blank message without calls says nothing, and many servers reject it (OAI-011).
+      if (item.toolCalls.length === 0) return isBlank(item.text) ? undefined : { role: "assistant", content: item.text };
       return {
         role: "assistant",
-        // Null rather than "" when the message only makes calls (OpenAI's own recommendation).
-        content: item.text.length === 0 ? null : item.text,
+        // Null rather than blank text when the message only makes calls (OAI-021). Never `tool_calls: []` (OAI-006).
+        content: isBlank(item.text) ? null : item.text,
         tool_calls: item.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })),
       };
     }
     case "tool-result":
       return { role: "tool", tool_call_id: item.callId, content: item.isError ? `Error: ${item.output}` : item.output };
     case "error":
-      return { role: "assistant", content: item.text };
+      return isBlank(item.text) ? undefined : { role: "assistant", content: item.text };
     case "subagent-spawn":
       return { role: "assistant", content: labelled(`Spawned subagent ${item.subagentId}${item.agentType === undefined ? "" : ` (${item.agentType})`} with task:`, item.text) };
     case "subagent-message":

@@ -1,0 +1,74 @@
+// How the OpenAI rules read a request: it may be anything a user built by hand, so every field is
+// looked at as an unknown value, and every message carries its path for the violations it causes.
+
+export type JsonRecord = { readonly [key: string]: unknown };
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export interface ToolCallView {
+  /** Position in the message's tool_calls. */
+  readonly position: number;
+  readonly fields: JsonRecord;
+  /** The call's id when it is a string. */
+  readonly id: string | undefined;
+}
+
+export interface MessageView {
+  readonly index: number;
+  /** The message's fields; empty when the message is not an object. */
+  readonly fields: JsonRecord;
+  readonly isObject: boolean;
+  /** The role when it is a string. */
+  readonly role: string | undefined;
+  /** The entries of tool_calls that are objects, when tool_calls is an array. */
+  readonly calls: ReadonlyArray<ToolCallView>;
+  /** Whether tool_calls is a non-empty array: only then may content be null and tool messages follow. */
+  readonly makesCalls: boolean;
+}
+
+/** The messages of a request, or undefined when `messages` is not an array. */
+export function messageViewsOf(request: unknown): MessageView[] | undefined {
+  if (!isRecord(request) || !Array.isArray(request.messages)) return undefined;
+  return Array.from(request.messages as unknown[], (message, index) => {
+    const fields = isRecord(message) ? message : {};
+    const toolCalls = fields.tool_calls;
+    const calls: ToolCallView[] = [];
+    if (Array.isArray(toolCalls)) {
+      (toolCalls as unknown[]).forEach((call, position) => {
+        if (isRecord(call)) calls.push({ position, fields: call, id: typeof call.id === "string" ? call.id : undefined });
+      });
+    }
+    return {
+      index,
+      fields,
+      isObject: isRecord(message),
+      role: typeof fields.role === "string" ? fields.role : undefined,
+      calls,
+      makesCalls: Array.isArray(toolCalls) && toolCalls.length > 0,
+    };
+  });
+}
+
+/** Where a violation is: the path inside the message and the message's index. */
+export function at(message: MessageView, suffix = ""): { path: string; messageIndex: number } {
+  return { path: `messages[${message.index}]${suffix}`, messageIndex: message.index };
+}
+
+/** The messages that answer `message`'s calls: the run of tool messages straight after it. */
+export function toolRunAfter(messages: ReadonlyArray<MessageView>, message: MessageView): MessageView[] {
+  const run: MessageView[] = [];
+  for (let index = message.index + 1; index < messages.length && messages[index]?.role === "tool"; index++) run.push(messages[index]!);
+  return run;
+}
+
+/** A value named in a violation message: short, and never throws, whatever the value (a cycle, a bigint). */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : `a ${type}`;
+}
