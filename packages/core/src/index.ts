@@ -97,7 +97,7 @@ export { checkRules } from "./validation/check-rules.js";
 export { commonRequestRules } from "./validation/common-request-rules.js";
 export { itemRules } from "./validation/item-rules.js";
 export { CALL_ID_PATTERN, PROVIDER_MAX_STRING_LENGTH, TOOL_NAME_PATTERN } from "./validation/portable-limits.js";
-export { visitJson, type JsonVisitor } from "./validation/visit-json.js";
+export { formatJsonPath, type JsonVisitor, visitJson } from "./validation/visit-json.js";
 
 // Specifications third parties implement
 export type { Rule, RuleEnv, RuleLevel, RuleViolation, RuleViolationInput } from "./spec/rule.js";

@@ -9,7 +9,8 @@ const messageIndexOf = (path: string): number | undefined => {
   return match === null ? undefined : Number(match[1]);
 };
 
-const where = (path: string) => {
+const where = (at: () => string) => {
+  const path = at();
   const messageIndex = messageIndexOf(path);
   return messageIndex === undefined ? { path } : { path, messageIndex };
 };
@@ -25,7 +26,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
     providerError: "The request body is not valid JSON: no low surrogate in string: line 1 column 195621 (char 195620)",
     check(request, report) {
       visitJson(request, {
-        value(value, path, key) {
+        value(value, key, path) {
           if (typeof key === "string" && !key.isWellFormed()) report({ message: "a property name contains a lone surrogate", ...where(path) });
           if (typeof value === "string" && !value.isWellFormed()) report({ message: "the string contains a lone surrogate", ...where(path) });
         },
@@ -38,7 +39,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
     requires: "no text made only of invisible characters (zero-width spaces, BOM, word joiners, soft hyphens)",
     check(request, report) {
       visitJson(request, {
-        value(value, path, key) {
+        value(value, key, path) {
           if (typeof value !== "string" || !TEXT_KEYS.has(key) || value.trim() === "" || !isBlank(value)) return;
           report({ message: "the text is only invisible characters, which trim() does not remove", ...where(path) });
         },
@@ -51,7 +52,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
     requires: "the request is JSON-serialisable: no undefined in arrays, no NaN or Infinity, no functions, no cycles",
     check(request, report) {
       visitJson(request, {
-        value(value, path, key) {
+        value(value, key, path) {
           if (typeof value === "number" && !Number.isFinite(value)) report({ message: `${value} is not a JSON number`, ...where(path) });
           else if (typeof value === "bigint") report({ message: "a bigint cannot be serialised to JSON", ...where(path) });
           else if (typeof key === "number" && (value === undefined || typeof value === "function" || typeof value === "symbol")) {

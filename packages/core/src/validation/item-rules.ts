@@ -59,6 +59,56 @@ function eachString(item: Item, visit: (text: string, field: string) => void): v
   }
 }
 
+/**
+ * A rule about each item on its own. Items are immutable, so what an item breaks is worked out once
+ * per item object: a rebuild after one new message inspects only that message.
+ */
+function perItem(rule: Omit<Rule<Items>, "check"> & { inspect(item: Item): string[] }): Rule<Items> {
+  const found = new WeakMap<Item, string[]>();
+  const { inspect, ...described } = rule;
+  return {
+    ...described,
+    check(items, report) {
+      items.forEach((item, position) => {
+        let messages = found.get(item);
+        if (messages === undefined) {
+          messages = inspect(item);
+          found.set(item, messages);
+        }
+        for (const message of messages) report({ message, ...at(item, position) });
+      });
+    },
+  };
+}
+
+const callsOf = (item: Item) => (item.type === "assistant" ? item.toolCalls : []);
+
+function isJsonObjectText(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/** Item types whose text is all they send; labelled ones (subagents, todos, task outcomes) always send a label. */
+const TEXT_ONLY: ReadonlySet<Item["type"]> = new Set(["user", "assistant", "system", "summary", "error", "user-intervention", "thinking"]);
+
+function blankness(item: Item): string[] {
+  if (item.type === "tool-result") return isBlank(item.output) ? ["the tool result's output is blank"] : [];
+  if (!("text" in item) || !isBlank(item.text)) return [];
+  if (item.type === "user" && item.attachments !== undefined && item.attachments.length > 0) return [];
+  if (item.type === "assistant" && item.toolCalls.length > 0) return item.text === "" ? [] : ["the text is invisible characters only; leave it empty"];
+  return TEXT_ONLY.has(item.type) ? [`the ${item.type} item's text is blank`] : [];
+}
+
+function stringsOf(item: Item): Array<[string, string]> {
+  const strings: Array<[string, string]> = [];
+  eachString(item, (text, field) => strings.push([text, field]));
+  return strings;
+}
+
 export const itemRules: ReadonlyArray<Rule<Items>> = [
   {
     id: "NOT_EMPTY",
@@ -138,105 +188,47 @@ export const itemRules: ReadonlyArray<Rule<Items>> = [
       });
     },
   },
-  {
+  perItem({
     id: "INVALID_CALL_ID",
     level: "error",
     requires: "tool-call ids are 1 to 40 letters, digits, '_' or '-'",
     providerError: "Invalid 'messages[10].tool_calls[0].id': string too long. Expected a string with maximum length 40, but got a string with length 53 instead.",
-    check(items, report) {
-      items.forEach((item, position) => {
-        if (item.type !== "assistant") return;
-        for (const call of item.toolCalls) {
-          if (!CALL_ID_PATTERN.test(call.id)) report({ message: `call id "${call.id}" is not 1 to 40 letters, digits, '_' or '-'`, ...at(item, position) });
-        }
-      });
-    },
-  },
-  {
+    inspect: (item) => callsOf(item).flatMap((call) => (CALL_ID_PATTERN.test(call.id) ? [] : [`call id "${call.id}" is not 1 to 40 letters, digits, '_' or '-'`])),
+  }),
+  perItem({
     id: "INVALID_TOOL_NAME",
     level: "error",
     requires: "tool names start with a letter or '_' and are at most 64 letters, digits, '_' or '-'",
     providerError: "Invalid 'messages[1].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
-    check(items, report) {
-      items.forEach((item, position) => {
-        if (item.type !== "assistant") return;
-        for (const call of item.toolCalls) {
-          if (!TOOL_NAME_PATTERN.test(call.name)) report({ message: `tool name "${call.name}" of call "${call.id}" is not portable`, ...at(item, position) });
-        }
-      });
-    },
-  },
-  {
+    inspect: (item) => callsOf(item).flatMap((call) => (TOOL_NAME_PATTERN.test(call.name) ? [] : [`tool name "${call.name}" of call "${call.id}" is not portable`])),
+  }),
+  perItem({
     id: "ARGUMENTS_NOT_OBJECT",
     level: "strict",
     requires: "tool-call arguments are JSON text of an object, which Anthropic's input and Gemini's args must be",
-    check(items, report) {
-      items.forEach((item, position) => {
-        if (item.type !== "assistant") return;
-        for (const call of item.toolCalls) {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(call.arguments);
-          } catch {
-            parsed = undefined;
-          }
-          if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-            report({ message: `arguments of call "${call.id}" are not a JSON object`, ...at(item, position) });
-          }
-        }
-      });
-    },
-  },
-  {
+    inspect: (item) => callsOf(item).flatMap((call) => (isJsonObjectText(call.arguments) ? [] : [`arguments of call "${call.id}" are not a JSON object`])),
+  }),
+  perItem({
     id: "BLANK_TEXT",
     level: "error",
     requires: "no message is empty, whitespace or invisible characters only (a user message may be attachments only, a call-making one calls only)",
     providerError: "messages: text content blocks must be non-empty",
-    check(items, report) {
-      items.forEach((item, position) => {
-        if (item.type === "tool-result") {
-          if (isBlank(item.output)) report({ message: "the tool result's output is blank", ...at(item, position) });
-          return;
-        }
-        if (!("text" in item) || !isBlank(item.text)) return;
-        if (item.type === "user" && item.attachments !== undefined && item.attachments.length > 0) return;
-        if (item.type === "assistant" && item.toolCalls.length > 0) {
-          if (item.text !== "") report({ message: "the text is invisible characters only; leave it empty", ...at(item, position) });
-          return;
-        }
-        // Labelled items (subagents, todos, task outcomes) always render something.
-        if (["user", "assistant", "system", "summary", "error", "user-intervention", "thinking"].includes(item.type)) {
-          report({ message: `the ${item.type} item's text is blank`, ...at(item, position) });
-        }
-      });
-    },
-  },
-  {
+    inspect: blankness,
+  }),
+  perItem({
     id: "LONE_SURROGATE",
     level: "error",
     requires: "every string is well-formed UTF-16",
     providerError: "The request body is not valid JSON: no low surrogate in string: line 1 column 195621 (char 195620)",
-    check(items, report) {
-      items.forEach((item, position) => {
-        eachString(item, (text, field) => {
-          if (!text.isWellFormed()) report({ message: `${field} contains a lone surrogate`, ...at(item, position) });
-        });
-      });
-    },
-  },
-  {
+    inspect: (item) => stringsOf(item).flatMap(([text, field]) => (text.isWellFormed() ? [] : [`${field} contains a lone surrogate`])),
+  }),
+  perItem({
     id: "STRING_TOO_LONG",
     level: "error",
     requires: `no string is longer than ${PROVIDER_MAX_STRING_LENGTH} characters`,
     providerError: "Invalid 'input[0].content': string too long. Expected a string with maximum length 10485760",
-    check(items, report) {
-      items.forEach((item, position) => {
-        eachString(item, (text, field) => {
-          if (text.length > PROVIDER_MAX_STRING_LENGTH) report({ message: `${field} is ${text.length} characters long`, ...at(item, position) });
-        });
-      });
-    },
-  },
+    inspect: (item) => stringsOf(item).flatMap(([text, field]) => (text.length > PROVIDER_MAX_STRING_LENGTH ? [`${field} is ${text.length} characters long`] : [])),
+  }),
   {
     id: "STARTS_WITH_ASSISTANT",
     level: "strict",

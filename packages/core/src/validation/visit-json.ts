@@ -1,20 +1,25 @@
-// Walks a request as JSON.stringify would see it, calling back for every value with its path
-// ("messages[3].content[0].text"). Cycles are reported instead of followed.
+// Walks a request as JSON.stringify would see it, calling back for every value. The path
+// ("messages[3].content[0].text") is built only when a visitor asks for it: a walk over a large
+// request visits hundreds of thousands of values and reports almost none of them.
 
 export interface JsonVisitor {
-  value?(value: unknown, path: string, key: string | number | undefined): void;
-  cycle?(path: string): void;
+  /** `path()` gives where the value is; `key` is its property name or array index. */
+  value?(value: unknown, key: string | number | undefined, path: () => string): void;
+  cycle?(path: () => string): void;
 }
 
-function join(path: string, key: string | number): string {
-  if (typeof key === "number") return `${path}[${key}]`;
-  return path === "" ? key : `${path}.${key}`;
+export function formatJsonPath(keys: ReadonlyArray<string | number>, rootPath = ""): string {
+  let path = rootPath;
+  for (const key of keys) path = typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
+  return path;
 }
 
 export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = ""): void {
   const open = new Set<object>();
-  const visit = (value: unknown, path: string, key: string | number | undefined): void => {
-    visitor.value?.(value, path, key);
+  const keys: Array<string | number> = [];
+  const path = () => formatJsonPath(keys, rootPath);
+  const visit = (value: unknown, key: string | number | undefined): void => {
+    visitor.value?.(value, key, path);
     if (typeof value !== "object" || value === null) return;
     if (open.has(value)) {
       visitor.cycle?.(path);
@@ -22,15 +27,23 @@ export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = ""): v
     }
     open.add(value);
     if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) visit(value[index], join(path, index), index);
+      for (let index = 0; index < value.length; index++) {
+        keys.push(index);
+        visit(value[index], index);
+        keys.pop();
+      }
     } else {
-      for (const [name, child] of Object.entries(value)) {
+      for (const name in value) {
+        if (!Object.hasOwn(value, name)) continue;
+        const child = (value as Record<string, unknown>)[name];
         // JSON.stringify leaves out undefined, function and symbol properties of objects: harmless.
         if (child === undefined || typeof child === "function" || typeof child === "symbol") continue;
-        visit(child, join(path, name), name);
+        keys.push(name);
+        visit(child, name);
+        keys.pop();
       }
     }
     open.delete(value);
   };
-  visit(root, rootPath, undefined);
+  visit(root, undefined);
 }

@@ -94,8 +94,9 @@ export const stringsWithinLimit: Rule<unknown> = {
   providerError: "Invalid 'input[0].content': string too long. Expected a string with maximum length 10485760, …",
   check(request, report) {
     visitJson(request, {
-      value(value, path) {
+      value(value, _key, at) {
         if (typeof value !== "string" || value.length <= MAX_STRING_LENGTH) return;
+        const path = at();
         const message = /^messages\[(\d+)\]/.exec(path);
         const where = message === null ? { path } : { path, messageIndex: Number(message[1]) };
         report({ message: `the string is ${value.length} characters long; at most ${MAX_STRING_LENGTH} are allowed`, ...where });

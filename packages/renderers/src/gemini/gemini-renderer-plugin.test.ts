@@ -1,0 +1,158 @@
+import { checkRules, createPipeline, type ItemInput, type Tokenizer } from "@ctxpipe/core";
+import { buildWith, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "@ctxpipe/core/testing";
+import { describe, expect, test } from "vitest";
+import { countGeminiTokens, GEMINI_TOKENS_PER_CONTENT } from "./count-gemini-tokens.js";
+import { GeminiRendererPlugin } from "./gemini-renderer-plugin.js";
+import { geminiRules } from "./gemini-rules.js";
+
+const gemini = [new GeminiRendererPlugin()];
+
+/** A conversation with a summary in the middle and a tool result followed by the user's next words. */
+function midSummaryFixture(): ItemInput[] {
+  return [
+    { id: "u1", type: "user", text: "Set up the project." },
+    { id: "a1", type: "assistant", text: "Done." },
+    { id: "summary", type: "summary", text: "The user and the assistant set up a TypeScript project.", coveredIds: ["old1", "old2"] },
+    { id: "u2", type: "user", text: "Run the tests." },
+    { id: "a2", type: "assistant", text: "", toolCalls: [{ id: "call_t", name: "run_tests", arguments: "" }] },
+    { id: "t1", type: "tool-result", callId: "call_t", toolName: "run_tests", output: "2 failed" },
+    { id: "u3", type: "user", text: "Why did they fail?" },
+  ];
+}
+
+const goldens = [
+  { name: "every item type", items: everyItemTypeFixture, file: "every-item-type.gemini.json", options: { system: "You are a careful engineer.", model: "gemini-2.5-flash" } },
+  { name: "a parallel tool loop", items: toolLoopFixture, file: "tool-loop.gemini.json", options: { system: "Be brief.", model: "gemini-3-pro-preview" } },
+  { name: "a mid-conversation summary and text after a result", items: midSummaryFixture, file: "mid-summary.gemini.json", options: { system: "Be brief." } },
+];
+
+describe("GeminiRendererPlugin", () => {
+  test.for(goldens)("renders $name (golden file), with no rule violation", async ({ items, file, options }) => {
+    const result = await buildWith(gemini, items(), { renderer: "gemini", validation: "throw", ...options });
+    await expect(`${JSON.stringify(result.request, null, 2)}\n`).toMatchFileSnapshot(`__fixtures__/${file}`);
+    expect(checkRules(geminiRules, result.request, { model: options.model })).toEqual([]);
+  });
+});
+
+describe("GeminiRendererPlugin in the pipeline", () => {
+  test("reports the thinking item it leaves out", async () => {
+    const result = await buildWith(gemini, everyItemTypeFixture(), { renderer: "gemini" });
+    expect(result.report.entries.find((entry) => entry.id === "thinking")).toMatchObject({
+      decision: "dropped",
+      stage: "render",
+      plugin: "GeminiRendererPlugin",
+      reason: "thinking items are not sent to Gemini generateContent",
+    });
+  });
+
+  test("reports which content carries each item", async () => {
+    const result = await buildWith(gemini, toolLoopFixture(), { renderer: "gemini", system: "Be brief." });
+    expect(result.report.entries.map((entry) => [entry.id, entry.messageIndex])).toEqual([
+      ["u1", 0],
+      ["a1", 1],
+      ["t1", 2],
+      ["t2", 2],
+      ["a2", 3],
+    ]);
+    // The system instruction counts as a message, as the system message does on OpenAI.
+    expect(result.metadata.outputCount).toBe(result.request.contents.length + 1);
+  });
+
+  test("renders tool definitions as function declarations and counts them", async () => {
+    const tools = [{ name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }, { name: "now" }];
+    const items: ItemInput[] = [{ id: "u", type: "user", text: "hi" }];
+    const withTools = await buildWith(gemini, items, { renderer: "gemini", model: "gemini-2.5-flash", tools });
+    const without = await buildWith(gemini, items, { renderer: "gemini", model: "gemini-2.5-flash" });
+    expect(withTools.request).toEqual({
+      model: "gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text: "hi" }] }],
+      config: {
+        tools: [
+          {
+            functionDeclarations: [
+              { name: "read_file", description: "Read a file", parametersJsonSchema: tools[0]?.parameters },
+              { name: "now", parametersJsonSchema: { type: "object", properties: {} } },
+            ],
+          },
+        ],
+      },
+    });
+    expect(withTools.tokenCount - without.tokenCount).toBe(wordTokenizer.count(JSON.stringify(withTools.request.config?.tools)));
+  });
+
+  test("counts text, a few tokens per content and the system instruction", async () => {
+    const result = await buildWith(gemini, [{ id: "u", type: "user", text: "hello world" }], { renderer: "gemini", system: "Be brief." });
+    // Two contents (the system instruction and the user's) of 5 tokens each, "Be brief." is 3 tokens, "hello world" 2.
+    expect(GEMINI_TOKENS_PER_CONTENT).toBe(5);
+    expect(result.tokenCount).toBe(5 + 3 + 5 + 2);
+  });
+
+  test.for(goldens)("the cached count of $name equals a fresh count of the request", async ({ items, options }) => {
+    const result = await buildWith(gemini, items(), { renderer: "gemini", ...options });
+    expect(result.tokenCount).toBe(countGeminiTokens(result.request, wordTokenizer));
+  });
+
+  test("a rebuild after one new message counts only that message", async () => {
+    const counted: string[] = [];
+    const recording: Tokenizer = {
+      ...wordTokenizer,
+      count(text) {
+        counted.push(text);
+        return wordTokenizer.count(text);
+      },
+    };
+    const pipeline = createPipeline({ plugins: [new GeminiRendererPlugin()] });
+    const history = [...toolLoopFixture(), { id: "u2", type: "user", text: "Thanks." } as const];
+    const first = await pipeline.build(history, { renderer: "gemini", tokenizer: recording, system: "Be brief." });
+    counted.length = 0;
+    const next = await pipeline.build([...history, { id: "a3", type: "assistant", text: "Welcome." }, { id: "u3", type: "user", text: "one more thing" }], {
+      renderer: "gemini",
+      tokenizer: recording,
+      system: "Be brief.",
+    });
+    // Once by the renderer, once by the report's per-item count: nothing from the history again.
+    expect(counted.sort()).toEqual(["Welcome.", "Welcome.", "one more thing", "one more thing"]);
+    expect(next.tokenCount).toBe(first.tokenCount + (5 + 2) + (5 + 3));
+  });
+
+  test("a cached count follows an item whose rendering changes: a system item leading, then inside the conversation", async () => {
+    const pipeline = createPipeline({ plugins: [new GeminiRendererPlugin()], defaults: { filter: false } });
+    const note: ItemInput = { id: "note", type: "system", text: "Answer in French." };
+    const question: ItemInput = { id: "u", type: "user", text: "Hi." };
+    const leading = await pipeline.build([note, question], { renderer: "gemini", tokenizer: wordTokenizer });
+    const inside = await pipeline.build([question, { id: "a", type: "assistant", text: "Hello." }, note, { id: "u2", type: "user", text: "Again." }], { renderer: "gemini", tokenizer: wordTokenizer });
+    expect(leading.request.config?.systemInstruction).toEqual({ parts: [{ text: "Answer in French." }] });
+    expect(inside.request.contents[2]?.parts[0]).toEqual({ text: "[System message]\nAnswer in French." });
+    expect(leading.tokenCount).toBe(countGeminiTokens(leading.request, wordTokenizer));
+    expect(inside.tokenCount).toBe(countGeminiTokens(inside.request, wordTokenizer));
+  });
+
+  test("violations of the rendered request reach the report, naming the item, the place and the provider's error", async () => {
+    const pipeline = createPipeline({ plugins: [new GeminiRendererPlugin({ thoughtSignatures: "never" })], defaults: { repairOrphans: false } });
+    const result = await pipeline.build(
+      [
+        { id: "u", type: "user", text: "Go." },
+        { id: "a", type: "assistant", toolCalls: [{ id: "c1", name: "run", arguments: "{}" }] },
+        { id: "t", type: "tool-result", callId: "c1", output: "done" },
+      ],
+      { renderer: "gemini", model: "gemini-3-flash", tokenizer: wordTokenizer, validation: "report" },
+    );
+    expect(result.report.violations).toContainEqual(
+      expect.objectContaining({
+        rule: "GEM-018",
+        level: "error",
+        phase: "request",
+        itemId: "a",
+        path: "contents[1].parts[0].thoughtSignature",
+        messageIndex: 1,
+        plugin: "GeminiRendererPlugin",
+        providerError: expect.stringContaining("Function call is missing a thought_signature in functionCall parts."),
+      }),
+    );
+  });
+
+  test("options are checked when the plugin is created", () => {
+    expect(() => new GeminiRendererPlugin({ thoughtSignatures: "sometimes" as "auto" })).toThrow(expect.objectContaining({ name: "PluginOptionsError" }));
+    expect(() => new GeminiRendererPlugin({ unknown: true } as object)).toThrow(expect.objectContaining({ name: "PluginOptionsError" }));
+  });
+});
