@@ -1,0 +1,104 @@
+// Renderer for the Anthropic Messages API, registered under the renderer name "anthropic". It also
+// checks every request it renders against the Anthropic rule table (validateRequest).
+import { checkRules, type Item, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE, type Tokenizer, type ToolDefinition } from "@ctxpipe/core";
+import { z } from "zod";
+import type { AnthropicContentBlock, AnthropicMessagesRequest, AnthropicTool } from "./anthropic-messages-request.js";
+import { anthropicMessagesRules } from "./anthropic-messages-rules.js";
+import { countAnthropicBlockTokens, countAnthropicMessagesTokens, type KnownAnthropicTokenCounts } from "./count-anthropic-messages-tokens.js";
+import { type RenderedAnthropicMessages, renderAnthropicMessages } from "./render-anthropic-messages.js";
+import "./renderer-output-map.js";
+
+const PLUGIN_NAME = "AnthropicMessagesRendererPlugin";
+/** max_tokens when neither the options nor the build's reserveOutputTokens say how long the answer may be. */
+const DEFAULT_MAX_TOKENS = 4096;
+
+const anthropicMessagesRendererPluginOptionsSchema = z.strictObject({
+  /** The request's max_tokens. Default: the build's reserveOutputTokens when set, else 4096. */
+  maxTokens: z.number().int().positive().optional(),
+  stage: z.number().default(STAGE.DEFAULT),
+});
+
+export type AnthropicMessagesRendererPluginOptions = z.input<typeof anthropicMessagesRendererPluginOptionsSchema>;
+
+/** Token counts of what one item adds to a request; each is a pure function of the item. */
+interface ItemTokens {
+  system?: number;
+  blocks?: number;
+  thinking?: number;
+}
+
+function anthropicTools(tools: ReadonlyArray<ToolDefinition>): AnthropicTool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    input_schema: { ...tool.parameters, type: "object" },
+  }));
+}
+
+export class AnthropicMessagesRendererPlugin implements PipelinePlugin {
+  readonly name = PLUGIN_NAME;
+  readonly #options: z.output<typeof anthropicMessagesRendererPluginOptionsSchema>;
+  // What an item adds is a pure function of the item, so its token count is cached per item: an agent
+  // loop's rebuild counts only the new items, not the whole history again.
+  readonly #itemTokens = new WeakMap<Tokenizer, WeakMap<Item, ItemTokens>>();
+
+  constructor(options: AnthropicMessagesRendererPluginOptions = {}) {
+    this.#options = parsePluginOptions(PLUGIN_NAME, anthropicMessagesRendererPluginOptionsSchema, options);
+  }
+
+  /** Tokens of the system prompt and of each message's content, from the per-item cache. */
+  #countParts(rendered: RenderedAnthropicMessages, tokenizer: Tokenizer): Required<KnownAnthropicTokenCounts> {
+    let cache = this.#itemTokens.get(tokenizer);
+    if (cache === undefined) {
+      cache = new WeakMap();
+      this.#itemTokens.set(tokenizer, cache);
+    }
+    let system = 0;
+    const messageContent = rendered.messages.map(() => 0);
+    const sum = (blocks: ReadonlyArray<AnthropicContentBlock>) => blocks.reduce((total, block) => total + countAnthropicBlockTokens(block, tokenizer), 0);
+    for (const part of rendered.parts) {
+      const tokens = cache.get(part.item) ?? {};
+      cache.set(part.item, tokens);
+      if ("system" in part) {
+        tokens.system ??= tokenizer.count(part.system);
+        system += tokens.system;
+        continue;
+      }
+      tokens.blocks ??= sum(part.content.blocks);
+      messageContent[part.messageIndex]! += tokens.blocks;
+      if (part.thinkingSent && part.content.role === "assistant") {
+        tokens.thinking ??= sum(part.content.thinking);
+        messageContent[part.messageIndex]! += tokens.thinking;
+      }
+    }
+    return { system, messageContent };
+  }
+
+  apply(pipeline: PluginHost): void {
+    const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
+    pipeline.hooks.render.for("anthropic").tap(tap, (items, context) => {
+      const rendered = renderAnthropicMessages(items);
+      for (const { item, reason } of rendered.dropped) context.report.drop(item, reason);
+      for (const warning of rendered.warnings) context.warn(warning);
+
+      const reserve = context.budget?.reserveOutputTokens ?? 0;
+      const request: AnthropicMessagesRequest = {
+        ...(context.model === undefined ? {} : { model: context.model }),
+        max_tokens: this.#options.maxTokens ?? (reserve > 0 ? reserve : DEFAULT_MAX_TOKENS),
+        ...(rendered.system === undefined ? {} : { system: rendered.system }),
+        messages: rendered.messages,
+      };
+      if (context.tools.length > 0) request.tools = anthropicTools(context.tools);
+      return {
+        request,
+        tokenCount: countAnthropicMessagesTokens(request, context.tokenizer, this.#countParts(rendered, context.tokenizer)),
+        messageCount: rendered.messages.length + (rendered.system === undefined ? 0 : 1),
+        messageIndexById: rendered.messageIndexById,
+      };
+    });
+
+    pipeline.hooks.validateRequest.for("anthropic").tap(tap, (request, context) => {
+      for (const violation of checkRules(anthropicMessagesRules, request, { model: context.model })) context.issue(violation);
+    });
+  }
+}
