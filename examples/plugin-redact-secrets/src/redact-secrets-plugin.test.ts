@@ -285,6 +285,7 @@ describe("RedactSecretsPlugin", () => {
       [
         { id: "u", type: "user", text: `Deploy with ${AWS_KEY_ID}` },
         { id: "a", type: "assistant", text: "Deploying." },
+        { id: "u2", type: "user", text: "Thanks." },
       ],
       { tokenizer: wordTokenizer, system: "You are a deploy bot." },
     );
@@ -292,6 +293,7 @@ describe("RedactSecretsPlugin", () => {
       { role: "system", content: "You are a deploy bot." },
       { role: "user", content: "Deploy with [REDACTED:aws-access-key-id]" },
       { role: "assistant", content: "Deploying." },
+      { role: "user", content: "Thanks." },
     ]);
   });
 
