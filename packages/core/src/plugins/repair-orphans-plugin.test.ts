@@ -116,6 +116,57 @@ describe("RepairOrphansPlugin: results and calls", () => {
     expect(entry(built, "r1-copy")).toMatchObject({ decision: "dropped", reason: 'a second result for call "c1"' });
   });
 
+  test("a copy stored right after the original is dropped, not merged as a parallel call", async () => {
+    const copy = { ...twoCalls, id: "a-copy" } as ItemInput;
+    const built = await buildWith([], [user, twoCalls, copy, result("r1", "c1"), result("r2", "c2"), said("u2", "next")]);
+    expect(built.request.messages[1]).toMatchObject({ tool_calls: [expect.objectContaining({ id: "c1" }), expect.objectContaining({ id: "c2" })] });
+    expect(built.report.synthesized).toEqual([]);
+    expect(entry(built, "a-copy")).toMatchObject({ decision: "dropped", reason: 'a second copy of assistant message "a" (same text and calls)' });
+  });
+
+  test("the same call repeated after the user spoke again is a new call (local models reuse call_0), with its own result", async () => {
+    const read = (id: string): ItemInput => ({ id, type: "assistant", text: "", toolCalls: [{ id: "call_0", name: "read", arguments: '{"p":"a"}' }] });
+    const built = await buildWith([], [user, read("a1"), result("r1", "call_0", "OLD"), said("u2", "read again"), read("a2"), result("r2", "call_0", "NEW"), said("u3", "and?")]);
+    expect(built.excludedIds).toEqual([]);
+    const sent = JSON.stringify(built.request);
+    expect(sent).toContain("OLD");
+    expect(sent).toContain("NEW");
+    expect(built.report.synthesized).toEqual([]);
+  });
+
+  test("a result stored before its call is used only when nothing answers the call in place", async () => {
+    const call0: ItemInput = { id: "a1", type: "assistant", text: "", toolCalls: [{ id: "call_0", name: "read", arguments: "{}" }] };
+    const built = await buildWith([], [result("r0", "call_0", "STALE"), user, call0, result("r1", "call_0", "FRESH"), said("u2", "ok")]);
+    expect(built.request.messages[2]).toEqual({ role: "tool", tool_call_id: "call_0", content: "FRESH" });
+    expect(entry(built, "r0")).toMatchObject({ decision: "dropped", reason: 'a second result for call "call_0"' });
+  });
+
+  test("a lone surrogate in a call id does not separate the call from its result", async () => {
+    const built = await buildWith([], [user, { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c\uD83D", name: "f", arguments: "{}" }] }, result("r", "c\uD83D", "RESULT"), said("u2", "ok")]);
+    expect(built.request.messages[2]).toMatchObject({ role: "tool", content: "RESULT", tool_call_id: "c_" });
+    expect(built.report.synthesized).toEqual([]);
+  });
+
+  test("synthesized results never share an id, whatever the assistant and call ids contain", async () => {
+    const built = await buildWith([], [
+      user,
+      { id: "a", type: "assistant", text: "", toolCalls: [{ id: "b:c", name: "f", arguments: "{}" }] },
+      said("u2", "and"),
+      { id: "a:b", type: "assistant", text: "", toolCalls: [{ id: "c", name: "f", arguments: "{}" }, { id: "c", name: "f", arguments: "{}" }, { id: "c:1", name: "f", arguments: "{}" }] },
+    ]);
+    const ids = built.report.synthesized.map((candidate) => candidate.id).filter((id) => id.startsWith("ctxpipe:interrupted"));
+    expect(ids).toEqual(["ctxpipe:interrupted:a:b%3Ac", "ctxpipe:interrupted:a%3Ab:c", "ctxpipe:interrupted:a%3Ab:c:1", "ctxpipe:interrupted:a%3Ab:c%3A1"]);
+  });
+
+  test("over-long arguments are cut so that, wrapped under _raw and escaped, they still fit", async () => {
+    const args = `{"c":"${"ab\n".repeat(2000)}"}`;
+    const built = await buildWith([new RepairOrphansPlugin({ maxStringLength: 1000 })], [user, { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "f", arguments: args }] }, result("r", "c1")]);
+    const sent = (built.request.messages[1] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0]!.function.arguments;
+    expect(sent.length).toBeLessThanOrEqual(1000);
+    expect(Object.keys(JSON.parse(sent))).toEqual(["_raw"]);
+    expect(entry(built, "a")?.history.map((event) => event.reason).join(" ")).toContain("cut to 1000 characters");
+  });
+
   test("an exact copy of a record (same id, same content) is dropped; the same id with other content is refused", async () => {
     const built = await buildWith([], [user, said("a1", "hello", "assistant"), said("a1", "hello", "assistant"), said("u2", "bye")]);
     expect(built.report.entries.map((candidate) => [candidate.id, candidate.inputIndex, candidate.decision])).toEqual([

@@ -2,7 +2,8 @@
 // repair. The passes, in order (each leaves the list untouched when it finds nothing to do):
 // 1. item by item: lone surrogates, invisible-only text, over-long strings, empty tool results,
 //    tool names and call arguments (sanitize-item.ts; cached per item, so rebuilds pay only for new items);
-// 2. parallel calls stored as separate messages are merged (merge-parallel-calls.ts);
+// 2. a call-making message stored twice in one turn is dropped (drop-copied-messages.ts), and
+//    parallel calls stored as separate messages are merged (merge-parallel-calls.ts);
 // 3. calls and results are paired, regrouped, ordered, deduplicated, synthesized (pair-results.ts);
 // 4. call ids are made unique and portable, with their results (rewrite-call-ids.ts);
 // 5. the conversation starts and ends with a user turn (conversation-edges.ts).
@@ -14,6 +15,7 @@ import type { StageContext } from "../pipeline/stage-context.js";
 import { PROVIDER_MAX_STRING_LENGTH } from "../validation/portable-limits.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 import { repairEdges } from "./repair/conversation-edges.js";
+import { dropCopiedMessages } from "./repair/drop-copied-messages.js";
 import { mergeParallelCalls } from "./repair/merge-parallel-calls.js";
 import { pairResults } from "./repair/pair-results.js";
 import { rewriteCallIds } from "./repair/rewrite-call-ids.js";
@@ -32,8 +34,8 @@ const repairOrphansPluginOptionsSchema = z.strictObject({
   unansweredCalls: z.enum(["synthesize", "strip"]).default("synthesize"),
   /** Output sent for a tool result that returned nothing visible. */
   emptyResultText: z.string().trim().min(1).default("(no output)"),
-  /** Longer strings are cut on a code-point boundary; below OpenAI's 10,485,760-character limit by default. */
-  maxStringLength: z.number().int().min(1000).max(PROVIDER_MAX_STRING_LENGTH).default(10_000_000),
+  /** Longer strings are cut on a code-point boundary; at most OpenAI's 10,485,760-character limit less room for labels. */
+  maxStringLength: z.number().int().min(1000).max(PROVIDER_MAX_STRING_LENGTH - 65_536).default(10_000_000),
   /** Text of the user turn put in front of a conversation that starts with the assistant. */
   leadingUserText: z.string().trim().min(1).default("(The conversation so far is below.)"),
   /** A conversation ending with the assistant: a user turn asking to continue is added (default), or it is kept as prefill. */
@@ -60,6 +62,7 @@ export class RepairOrphansPlugin implements PipelinePlugin {
       let changed = false;
       for (const pass of [
         (list: Items) => this.#sanitize(list, context),
+        (list: Items) => dropCopiedMessages(list, context),
         (list: Items) => mergeParallelCalls(list, context),
         (list: Items) => pairResults(list, context, this.#options),
         (list: Items) => rewriteCallIds(list, context),

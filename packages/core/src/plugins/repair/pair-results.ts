@@ -38,15 +38,12 @@ interface Slot {
   readonly position: number;
 }
 
-function sameCalls(left: Assistant, right: Assistant): boolean {
-  return (
-    left.text === right.text &&
-    left.toolCalls.length === right.toolCalls.length &&
-    left.toolCalls.every((call, index) => {
-      const other = right.toolCalls[index]!;
-      return call.id === other.id && call.name === other.name && call.arguments === other.arguments;
-    })
-  );
+/** Escapes ":" so that "a" + "b:c" and "a:b" + "c" cannot make the same id. */
+const part = (text: string) => text.replaceAll("%", "%25").replaceAll(":", "%3A");
+
+/** The id of a synthesized result; a message that repeats a call id gets one result per call all the same. */
+function synthesizedId(kind: string, assistantId: string, callId: string, repeat: number | undefined): string {
+  return `ctxpipe:${kind}:${part(assistantId)}:${part(callId)}${repeat === undefined ? "" : `:${repeat}`}`;
 }
 
 /** Whether the list already pairs up: the common case, checked without allocating a new list. */
@@ -82,8 +79,8 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
   const sequence: Array<Item | CallBlock> = [];
   const waiting = new Map<string, Slot[]>();
   const answered = new Set<string>();
-  const madeBy = new Map<string, Assistant>();
-  // Results stored before the call they answer, held until the call shows up.
+  // Results stored before the call they answer, held until the call shows up; one is used only when
+  // nothing answers the call in place.
   const laterCalls = new Set<string>();
   for (const item of items) if (makesCalls(item)) for (const call of item.toolCalls) laterCalls.add(call.id);
   const early = new Map<string, ToolResult>();
@@ -97,34 +94,32 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
   let previous: Item | undefined;
   let lastBlock: CallBlock | undefined;
 
-  const answer = (result: ToolResult, adjacent: boolean) => {
-    const queue = waiting.get(result.callId)!;
-    const { block, position } = queue.shift()!;
-    if (queue.length === 0) waiting.delete(result.callId);
+  const fill = ({ block, position }: Slot, result: ToolResult, adjacent: boolean) => {
     answered.add(result.callId);
     block.results.push(result);
     block.answers[position] = result;
     if (!adjacent) block.moved.add(result);
   };
+  const answer = (result: ToolResult, adjacent: boolean) => {
+    const queue = waiting.get(result.callId)!;
+    const slot = queue.shift()!;
+    if (queue.length === 0) waiting.delete(result.callId);
+    fill(slot, result, adjacent);
+  };
+  const earlyFor: Array<{ slot: Slot; result: ToolResult }> = [];
 
   for (const item of items) {
     if (makesCalls(item)) {
-      const original = madeBy.get(item.toolCalls[0]!.id);
-      if (original !== undefined && sameCalls(original, item)) {
-        context.report.drop(item, `a second copy of assistant message "${original.id}" (same text and calls)`);
-        continue;
-      }
       const block: CallBlock = { assistant: item, results: [], answers: [], moved: new Set() };
       item.toolCalls.forEach((call, position) => {
         laterCalls.delete(call.id);
-        if (!madeBy.has(call.id)) madeBy.set(call.id, item);
         const queue = waiting.get(call.id);
         if (queue === undefined) waiting.set(call.id, [{ block, position }]);
         else queue.push({ block, position });
         const stored = early.get(call.id);
         if (stored !== undefined) {
           early.delete(call.id);
-          answer(stored, false);
+          earlyFor.push({ slot: { block, position }, result: stored });
         }
       });
       sequence.push(block);
@@ -144,6 +139,16 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
       sequence.push(item);
     }
     previous = item;
+  }
+  for (const { slot, result } of earlyFor) {
+    if (slot.block.answers[slot.position] === undefined) {
+      const queue = waiting.get(result.callId);
+      const index = queue?.findIndex((waitingSlot) => waitingSlot.block === slot.block && waitingSlot.position === slot.position) ?? -1;
+      if (index !== -1) queue!.splice(index, 1);
+      fill(slot, result, false);
+    } else {
+      early.set(`${result.callId}\u0000${result.id}`, result);
+    }
   }
   for (const result of early.values()) {
     orphans.push(result);
@@ -213,8 +218,7 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
         const summary = summarizedBy(stored?.id);
         const omitted = stored !== undefined;
         result = {
-          // A message that repeats a call id gets one synthesized result per call all the same.
-          id: `ctxpipe:${omitted ? "omitted" : "interrupted"}:${assistant.id}:${call.id}${maker.toolCalls.findIndex((other) => other.id === call.id) === position ? "" : `:${position}`}`,
+          id: synthesizedId(omitted ? "omitted" : "interrupted", assistant.id, call.id, maker.toolCalls.findIndex((other) => other.id === call.id) === position ? undefined : position),
           type: "tool-result",
           role: "tool",
           callId: call.id,

@@ -36,8 +36,9 @@ function wellFormed<T>(value: T): T {
   }
   let copy: Record<string, unknown> | undefined;
   for (const [key, element] of Object.entries(value)) {
-    // Ids and dates identify the item; metadata is never sent.
-    if (key === "id" || key === "createdAt" || key === "metadata") continue;
+    // Ids and dates identify the item; metadata is never sent. A call id and the callId of its result
+    // stay as they are so they still match; rewrite-call-ids makes both portable.
+    if (key === "id" || key === "callId" || key === "createdAt" || key === "metadata" || key === "coveredIds" || key === "fromId" || key === "toId") continue;
     const fixed = wellFormed(element);
     if (fixed === element) continue;
     copy ??= { ...(value as Record<string, unknown>) };
@@ -53,12 +54,23 @@ function sanitizeCall(call: ToolCall, options: SanitizeOptions, reasons: string[
     fixed = { ...fixed, name };
     reasons.push(`tool name "${call.name}" of call "${call.id}" renamed "${name}": providers accept letters, digits, "_" and "-" only`);
   }
-  const cut = truncateText(fixed.arguments, options.maxStringLength);
-  const normalized = normalizeArguments(cut);
+  if (fixed.arguments.length > options.maxStringLength) {
+    // Cut text is no JSON object any more: it goes under "_raw", cut short enough that the escaped
+    // form still fits.
+    let room = options.maxStringLength - 16;
+    let wrapped = JSON.stringify({ _raw: truncateText(fixed.arguments, room) });
+    while (wrapped.length > options.maxStringLength) {
+      room -= wrapped.length - options.maxStringLength + 16;
+      wrapped = JSON.stringify({ _raw: truncateText(fixed.arguments, room) });
+    }
+    reasons.push(`arguments of call "${call.id}" cut to ${options.maxStringLength} characters and sent as {"_raw": …}`);
+    return { ...fixed, arguments: wrapped };
+  }
+  const normalized = normalizeArguments(fixed.arguments);
   if (normalized !== undefined) {
     fixed = { ...fixed, arguments: normalized };
     reasons.push(
-      cut.trim() === "" ? `empty arguments of call "${call.id}" sent as {}` : `arguments of call "${call.id}" are not a JSON object; sent as {"_raw": …}`,
+      fixed.arguments === "{}" ? `empty arguments of call "${call.id}" sent as {}` : `arguments of call "${call.id}" are not a JSON object; sent as {"_raw": …}`,
     );
   }
   return fixed;
