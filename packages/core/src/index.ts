@@ -74,13 +74,14 @@ export { SYSTEM_PROMPT_ID } from "./pipeline/system-prompt-id.js";
 // Default plugins
 export { EstimatingTokenizerPlugin } from "./plugins/estimating-tokenizer-plugin.js";
 export { FilterPlugin, type FilterPluginOptions } from "./plugins/filter-plugin.js";
+export { FitBudgetPlugin, type FitBudgetPluginOptions } from "./plugins/fit-budget-plugin.js";
 export { InsertSystemPlugin, type InsertSystemPluginOptions } from "./plugins/insert-system-plugin.js";
 export { parsePluginOptions } from "./plugins/parse-plugin-options.js";
 export { RepairOrphansPlugin, type RepairOrphansPluginOptions } from "./plugins/repair-orphans-plugin.js";
 export { VALIDATION_RULES, ValidatePlugin, type ValidatePluginOptions } from "./plugins/validate-plugin.js";
 
 // OpenAI Chat Completions renderer
-export { countOpenAIChatMessageTokens, countOpenAIChatTokens } from "./renderers/openai-chat/count-openai-chat-tokens.js";
+export { countOpenAIChatMessageTokens, countOpenAIChatTokens, countOpenAIChatToolTokens } from "./renderers/openai-chat/count-openai-chat-tokens.js";
 export type {
   OpenAIChatContentPart,
   OpenAIChatMessage,

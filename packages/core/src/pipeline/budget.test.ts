@@ -12,19 +12,19 @@ import { createPipeline } from "./pipeline.js";
 describe("budget", () => {
   test("the report states the budget and what the rendered request used", async () => {
     const result = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer, maxTokens: 1000, reserveOutputTokens: 200 });
-    expect(result.report.budget).toEqual({ maxTokens: 1000, reserveOutputTokens: 200, available: 800, used: result.tokenCount });
+    expect(result.report.budget).toEqual({ maxTokens: 1000, reserveOutputTokens: 200, available: 800, used: result.tokenCount, attempts: 1 });
   });
 
-  test("a request over maxTokens minus reserveOutputTokens is refused with the figures, never sent silently", async () => {
+  test("without a compress plugin, a request over maxTokens minus reserveOutputTokens is refused with the figures, never sent silently", async () => {
     const fits = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer });
-    const error = await createPipeline()
+    const error = await createPipeline({ defaults: { fitBudget: false } })
       .build(toolLoopFixture(), { tokenizer: wordTokenizer, maxTokens: fits.tokenCount + 10, reserveOutputTokens: 11 })
       .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(error).toMatchObject({ name: "BudgetExceededError", code: "BUDGET_EXCEEDED", tokenCount: fits.tokenCount, available: fits.tokenCount - 1, exact: true });
   });
 
-  test("the rendered request never exceeds the budget: it fits or the build fails (property)", async () => {
+  test("the rendered request of one turn never exceeds the budget: it fits or the build fails (property)", async () => {
     const fits = await createPipeline().build(toolLoopFixture(), { tokenizer: wordTokenizer });
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: fits.tokenCount * 2 }), fc.integer({ min: 0, max: 20 }), async (maxTokens, reserve) => {

@@ -41,6 +41,8 @@ export interface BudgetReport {
   /** maxTokens minus reserveOutputTokens: what the request may use. */
   readonly available: number;
   readonly used: number;
+  /** How many times the stages ran: more than 1 when a rendered request came out over the budget. */
+  readonly attempts: number;
 }
 
 export interface BuildReport {

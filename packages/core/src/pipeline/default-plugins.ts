@@ -1,6 +1,7 @@
 // The plugins every pipeline starts with, each replaceable: pass a plugin with the same name, or
 // switch one off with `defaults: { filter: false }`.
 import { EstimatingTokenizerPlugin } from "../plugins/estimating-tokenizer-plugin.js";
+import { FitBudgetPlugin } from "../plugins/fit-budget-plugin.js";
 import { FilterPlugin } from "../plugins/filter-plugin.js";
 import { InsertSystemPlugin } from "../plugins/insert-system-plugin.js";
 import { RepairOrphansPlugin } from "../plugins/repair-orphans-plugin.js";
@@ -9,6 +10,7 @@ import { OpenAIChatRendererPlugin } from "../renderers/openai-chat/openai-chat-r
 import type { PipelinePlugin } from "./pipeline-hooks.js";
 
 const FACTORIES = {
+  fitBudget: () => new FitBudgetPlugin(),
   filter: () => new FilterPlugin(),
   repairOrphans: () => new RepairOrphansPlugin(),
   insertSystem: () => new InsertSystemPlugin(),

@@ -18,7 +18,7 @@ import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
 import { assembleReport } from "./assemble-report.js";
-import { createBuildContext, internalsOf } from "./build-context.js";
+import { type BuildContextInit, type BuildContextInternals, createBuildContext, internalsOf } from "./build-context.js";
 import type { BuildOptions, SystemPartInput, ValidationMode } from "./build-options.js";
 import type { BuildResult } from "./build-result.js";
 import { createPipelineHooks, type RenderBailHook, type RunnableHooks } from "./create-pipeline-hooks.js";
@@ -167,13 +167,78 @@ export class Pipeline implements PluginHost {
     const renderer = options.renderer ?? "openai";
     const tokenizer = this.#resolveTokenizer(options);
     const budget = this.#budgetOf(options);
+    const turns = computeTurnGroups(ordered);
 
-    const context = createBuildContext({ options, renderer, tokenizer, budget, tools, inputItems: ordered, turns: computeTurnGroups(ordered) });
+    // Over budget, the stages run again from compress, told by how much the last request was over.
+    let attempt: Attempt;
+    let attempts = 0;
+    for (let shortfall = 0; ; ) {
+      attempts++;
+      const attemptBudget = budget === undefined ? undefined : { ...budget, shortfall };
+      attempt = await this.#attempt({ options, renderer, tokenizer, budget: attemptBudget, tools, inputItems: ordered, turns });
+      const over = budget === undefined ? 0 : attempt.rendered.tokenCount - budget.available;
+      if (over <= 0) break;
+      if (attempts >= MAX_BUDGET_ATTEMPTS || !this.#raw.compress.isUsed()) {
+        throw new BudgetExceededError(attempt.rendered.tokenCount, budget!.available, tokenizer.exact);
+      }
+      shortfall += over;
+    }
+    const { rendered, current, internals, renderPlugin, violations, repaired, context } = attempt;
+
+    const assembled = assembleReport({
+      inputItems: parsed,
+      inputIndexes,
+      duplicates,
+      finalItems: current,
+      internals,
+      renderPlugin,
+      messageIndexById: rendered.messageIndexById,
+      countTokens: context.countTokens,
+    });
+    const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
+    const systemIncluded = systemPrompt !== undefined && assembled.synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID);
+    const filteredCount = assembled.entries.filter(
+      (entry) => entry.type !== "system" && entry.history.some((event) => event.stage === "filter" && event.decision === "dropped"),
+    ).length;
+
+    return {
+      request: rendered.request as RendererOutputMap[R],
+      tokenCount: rendered.tokenCount,
+      tokenCountExact: tokenizer.exact,
+      includedIds: assembled.includedIds,
+      excludedIds: assembled.excludedIds,
+      metadata: {
+        inputCount: items.length,
+        outputCount: rendered.messageCount,
+        filteredCount,
+        systemPromptIncluded: systemIncluded,
+        systemPromptLength: systemIncluded && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0,
+      },
+      report: {
+        entries: assembled.entries,
+        synthesized: assembled.synthesized,
+        renderer,
+        tokenizer: { name: tokenizer.name, exact: tokenizer.exact },
+        budget:
+          budget === undefined
+            ? undefined
+            : { maxTokens: budget.maxTokens, reserveOutputTokens: budget.reserveOutputTokens, available: budget.available, used: rendered.tokenCount, attempts },
+        warnings: internals.warnings,
+        violations,
+        repairedViolations: repaired,
+      },
+    };
+  }
+
+  /** One run of the stages, validation and render. */
+  async #attempt(init: BuildContextInit): Promise<Attempt> {
+    const { options, renderer } = init;
+    const context = createBuildContext(init);
     const internals = internalsOf(context);
     internals.enterTap("build options");
     for (const part of systemPartsOf(options.system)) context.system.add(part);
 
-    let current: Items = ordered;
+    let current: Items = init.inputItems;
     for (const stage of STAGES) {
       if (stage === "validate" || stage === "render") break;
       internals.stage = STAGE_LABELS[stage];
@@ -214,51 +279,7 @@ export class Pipeline implements PluginHost {
       renderPlugin = internals.plugin;
       return checkRequest();
     });
-
-    if (budget !== undefined && rendered.tokenCount > budget.available) {
-      throw new BudgetExceededError(rendered.tokenCount, budget.available, tokenizer.exact);
-    }
-
-    const assembled = assembleReport({
-      inputItems: parsed,
-      inputIndexes,
-      duplicates,
-      finalItems: current,
-      internals,
-      renderPlugin,
-      messageIndexById: rendered.messageIndexById,
-      countTokens: context.countTokens,
-    });
-    const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
-    const systemIncluded = systemPrompt !== undefined && assembled.synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID);
-    const filteredCount = assembled.entries.filter(
-      (entry) => entry.type !== "system" && entry.history.some((event) => event.stage === "filter" && event.decision === "dropped"),
-    ).length;
-
-    return {
-      request: rendered.request as RendererOutputMap[R],
-      tokenCount: rendered.tokenCount,
-      tokenCountExact: tokenizer.exact,
-      includedIds: assembled.includedIds,
-      excludedIds: assembled.excludedIds,
-      metadata: {
-        inputCount: items.length,
-        outputCount: rendered.messageCount,
-        filteredCount,
-        systemPromptIncluded: systemIncluded,
-        systemPromptLength: systemIncluded && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0,
-      },
-      report: {
-        entries: assembled.entries,
-        synthesized: assembled.synthesized,
-        renderer,
-        tokenizer: { name: tokenizer.name, exact: tokenizer.exact },
-        budget: budget === undefined ? undefined : { ...budget, used: rendered.tokenCount },
-        warnings: internals.warnings,
-        violations,
-        repairedViolations: repaired,
-      },
-    };
+    return { rendered, current, context, internals, renderPlugin, violations, repaired };
   }
 
   async #render(hook: RenderBailHook, renderer: string, items: Items, context: ValidateContext): Promise<RenderResult<unknown>> {
@@ -331,11 +352,24 @@ export class Pipeline implements PluginHost {
   #budgetOf(options: BuildOptions): Budget | undefined {
     if (options.maxTokens === undefined) return undefined;
     const reserveOutputTokens = options.reserveOutputTokens ?? 0;
-    return { maxTokens: options.maxTokens, reserveOutputTokens, available: options.maxTokens - reserveOutputTokens };
+    return { maxTokens: options.maxTokens, reserveOutputTokens, available: options.maxTokens - reserveOutputTokens, shortfall: 0 };
   }
 }
 
 type Ignored = (issue: ValidationIssue) => boolean;
+
+/** Runs of the stages a build may take to fit its budget before it gives up. */
+const MAX_BUDGET_ATTEMPTS = 4;
+
+interface Attempt {
+  readonly rendered: RenderResult<unknown>;
+  readonly current: Items;
+  readonly context: ValidateContext;
+  readonly internals: BuildContextInternals;
+  readonly renderPlugin: string;
+  readonly violations: ReadonlyArray<ValidationIssue>;
+  readonly repaired: ReadonlyArray<ValidationIssue>;
+}
 
 function validationOf(option: BuildOptions["validation"]): { mode: ValidationMode; ignore: Ignored } {
   const { mode = "repair", ignore = [] } = typeof option === "string" ? { mode: option } : (option ?? {});

@@ -14,6 +14,12 @@ export interface Budget {
   readonly reserveOutputTokens: number;
   /** What the rendered request may use: maxTokens minus reserveOutputTokens. */
   readonly available: number;
+  /**
+   * 0 on the first attempt. When a rendered request came out over the budget, the build runs again
+   * from the compress stage with the tokens it was over added here: compress plugins aim for
+   * `available - shortfall`, so their estimates need not be exact.
+   */
+  readonly shortfall: number;
 }
 
 export interface SystemPart {

@@ -42,9 +42,10 @@ function failure(plugin: string, hook: string, message: string): PluginError {
   return new PluginError(plugin, hook, new Error(message));
 }
 
-function wrapThrown(plugin: string, hook: string, error: unknown): PluginError {
-  // A PluginError raised inside (say, by the tokenizer a renderer called) already names the culprit.
-  if (CtxpipeError.isInstance(error) && error.code === ERROR_CODES.PLUGIN_FAILED) return error as PluginError;
+function wrapThrown(plugin: string, hook: string, error: unknown): CtxpipeError {
+  // A PluginError raised inside (say, by the tokenizer a renderer called) already names the culprit,
+  // and a plugin that finds the budget impossible says so with the error callers already handle.
+  if (CtxpipeError.isInstance(error) && (error.code === ERROR_CODES.PLUGIN_FAILED || error.code === ERROR_CODES.BUDGET_EXCEEDED)) return error;
   // Decorate, never replace: the original error stays reachable as `cause`.
   return new PluginError(plugin, hook, error);
 }

@@ -6,7 +6,7 @@ import { createPipeline } from "../../pipeline/pipeline.js";
 import { STAGE } from "../../pipeline/stage.js";
 import type { Tokenizer } from "../../spec/tokenizer.js";
 import { buildWith, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "../../testing/index.js";
-import { countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
+import { countOpenAIChatTokens, countOpenAIChatToolTokens } from "./count-openai-chat-tokens.js";
 import { OpenAIChatRendererPlugin } from "./openai-chat-renderer-plugin.js";
 
 describe("OpenAIChatRendererPlugin", () => {
@@ -78,7 +78,11 @@ describe("OpenAIChatRendererPlugin", () => {
     const withTools = await buildWith([], [{ id: "u", type: "user", text: "hi" }], { tools });
     const without = await buildWith([], [{ id: "u", type: "user", text: "hi" }]);
     expect(withTools.request.tools).toEqual([{ type: "function", function: tools[0] }]);
-    expect(withTools.tokenCount - without.tokenCount).toBe(wordTokenizer.count(JSON.stringify(withTools.request.tools)));
+    // OpenAI's tool accounting: 12 for the tool section, 7 per function plus "name:description"
+    // without its final period, 3 for the properties, 3 per property plus "key:type:description".
+    const expected = 12 + 7 + wordTokenizer.count("read_file:Read a file") + 3 + 3 + wordTokenizer.count("path:string:");
+    expect(withTools.tokenCount - without.tokenCount).toBe(expected);
+    expect(countOpenAIChatToolTokens(withTools.request.tools ?? [], wordTokenizer)).toBe(expected);
   });
 
   test("reports which message carries each item", async () => {

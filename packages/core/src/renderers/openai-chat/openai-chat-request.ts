@@ -12,9 +12,9 @@ export interface OpenAIChatToolCall {
 }
 
 export type OpenAIChatMessage =
-  | { role: "system" | "developer"; content: string }
-  | { role: "user"; content: string | OpenAIChatContentPart[] }
-  | { role: "assistant"; content: string | null; tool_calls?: OpenAIChatToolCall[] }
+  | { role: "system" | "developer"; content: string; name?: string }
+  | { role: "user"; content: string | OpenAIChatContentPart[]; name?: string }
+  | { role: "assistant"; content: string | null; tool_calls?: OpenAIChatToolCall[]; name?: string }
   | { role: "tool"; tool_call_id: string; content: string };
 
 export interface OpenAIChatTool {
