@@ -17,10 +17,11 @@ import type { RendererName, RendererOutputMap } from "../spec/renderer-output-ma
 import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
-import { assembleReport } from "./assemble-report.js";
+import { type AssembledReport, assembleReport } from "./assemble-report.js";
+import type { BuildReport } from "./build-report.js";
 import { type BuildContextInit, type BuildContextInternals, createBuildContext, internalsOf } from "./build-context.js";
 import type { BuildOptions, SystemPartInput, ValidationMode } from "./build-options.js";
-import type { BuildResult } from "./build-result.js";
+import type { BuildMetadata, BuildResult } from "./build-result.js";
 import { createPipelineHooks, type RenderBailHook, type RunnableHooks } from "./create-pipeline-hooks.js";
 import { DEFAULT_PLUGIN_NAMES, type DefaultPluginSettings, defaultPlugins } from "./default-plugins.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
@@ -185,38 +186,42 @@ export class Pipeline implements PluginHost {
     }
     const { rendered, current, internals, renderPlugin, violations, repaired, context } = attempt;
 
-    const assembled = assembleReport({
-      inputItems: parsed,
-      inputIndexes,
-      duplicates,
-      finalItems: current,
-      internals,
-      renderPlugin,
-      messageIndexById: rendered.messageIndexById,
-      countTokens: context.countTokens,
-    });
-    const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
-    const systemIncluded = systemPrompt !== undefined && assembled.synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID);
-    const filteredCount = assembled.entries.filter(
-      (entry) => entry.type !== "system" && entry.history.some((event) => event.stage === "filter" && event.decision === "dropped"),
-    ).length;
-
-    return {
-      request: rendered.request as RendererOutputMap[R],
-      tokenCount: rendered.tokenCount,
-      tokenCountExact: tokenizer.exact,
-      includedIds: assembled.includedIds,
-      excludedIds: assembled.excludedIds,
-      metadata: {
+    // The report walks every input item, so it is assembled on first read: an agent loop that only
+    // sends the request does not pay for it on every turn.
+    let assembledOnce: AssembledReport | undefined;
+    const assembled = (): AssembledReport =>
+      (assembledOnce ??= assembleReport({
+        inputItems: parsed,
+        inputIndexes,
+        duplicates,
+        finalItems: current,
+        internals,
+        renderPlugin,
+        messageIndexById: rendered.messageIndexById,
+        countTokens: context.countTokens,
+      }));
+    let metadataOnce: BuildMetadata | undefined;
+    const metadata = (): BuildMetadata => {
+      if (metadataOnce !== undefined) return metadataOnce;
+      const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
+      const systemIncluded = systemPrompt !== undefined && assembled().synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID);
+      const filteredCount = assembled().entries.filter(
+        (entry) => entry.type !== "system" && entry.history.some((event) => event.stage === "filter" && event.decision === "dropped"),
+      ).length;
+      metadataOnce = {
         inputCount: items.length,
         outputCount: rendered.messageCount,
         filteredCount,
         systemPromptIncluded: systemIncluded,
         systemPromptLength: systemIncluded && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0,
-      },
-      report: {
-        entries: assembled.entries,
-        synthesized: assembled.synthesized,
+      };
+      return metadataOnce;
+    };
+    let reportOnce: BuildReport | undefined;
+    const report = (): BuildReport =>
+      (reportOnce ??= {
+        entries: assembled().entries,
+        synthesized: assembled().synthesized,
         renderer,
         tokenizer: { name: tokenizer.name, exact: tokenizer.exact },
         budget:
@@ -226,6 +231,23 @@ export class Pipeline implements PluginHost {
         warnings: internals.warnings,
         violations,
         repairedViolations: repaired,
+      });
+
+    return {
+      request: rendered.request as RendererOutputMap[R],
+      tokenCount: rendered.tokenCount,
+      tokenCountExact: tokenizer.exact,
+      get includedIds() {
+        return assembled().includedIds;
+      },
+      get excludedIds() {
+        return assembled().excludedIds;
+      },
+      get metadata() {
+        return metadata();
+      },
+      get report() {
+        return report();
       },
     };
   }

@@ -122,8 +122,9 @@ describe("FitBudgetPlugin", () => {
           const result = await createPipeline().build(conversation, { tokenizer: wordTokenizer, system: "Be brief.", maxTokens });
           expect(result.tokenCount).toBeLessThanOrEqual(maxTokens);
           expect(result.tokenCount).toBe(countOpenAIChatTokens(result.request, freshWordTokenizer()));
-          // The newest thing the user said is always sent.
-          const newestUser = conversation.findLast((item) => item.type === "user" && !("metadata" in item && item.metadata?.includeInContext === false));
+          // The newest thing the user (or a parent agent) said is always sent.
+          const opensTurn = new Set(["user", "user-intervention", "parent-message"]);
+          const newestUser = conversation.findLast((item) => opensTurn.has(item.type) && full.includedIds.includes(item.id));
           if (newestUser !== undefined && full.includedIds.includes(newestUser.id)) expect(result.includedIds).toContain(newestUser.id);
         } catch (error) {
           expect(error).toBeInstanceOf(BudgetExceededError);

@@ -52,7 +52,9 @@ function newestSendableTurn(groups: ReadonlyArray<TurnGroup>, items: Items, posi
   for (let index = groups.length - 1; index > 0; index--) {
     const group = groups[index]!;
     const opener = group.openedBy === undefined ? undefined : items[positionOf.get(group.openedBy)!];
-    if (opener !== undefined && "text" in opener && !isBlank(opener.text) && opener.metadata.includeInContext !== false) return group;
+    if (opener === undefined || opener.metadata.includeInContext === false) continue;
+    const hasAttachments = opener.type === "user" && opener.attachments !== undefined && opener.attachments.length > 0;
+    if (hasAttachments || ("text" in opener && !isBlank(opener.text))) return group;
   }
   return groups[0]!;
 }
@@ -102,8 +104,10 @@ export class FitBudgetPlugin implements PipelinePlugin {
       for (const id of groups[cut]!.itemIds) dropped += costs[positionOf.get(id)!]!;
       cut++;
     }
-    // The step rounding may ask for more than there is; what matters is that the rest fits.
-    if (total - dropped > budget.available && cut === current.index) {
+    // The step rounding may ask for more than there is; what matters is that the rest fits. The
+    // estimate may be high (repairs shorten names), so only a rendered request that was really over
+    // (a second attempt) proves that the newest turn cannot fit.
+    if (total - dropped > budget.available && cut === current.index && budget.shortfall > 0) {
       const newest = current.openedBy ?? current.itemIds[0];
       throw new BudgetExceededError(total - dropped, budget.available, context.tokenizer.exact, {
         detail: `The newest turn (from item "${newest}") and the system prompt need about ${total - dropped} tokens on their own; nothing older is left to drop.`,

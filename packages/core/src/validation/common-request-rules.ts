@@ -2,7 +2,7 @@
 // put these in front of their own table.
 import { isBlank } from "../model/is-blank.js";
 import type { Rule } from "../spec/rule.js";
-import { visitJson } from "./visit-json.js";
+import { type CleanSubtrees, visitJson } from "./visit-json.js";
 
 const messageIndexOf = (path: string): number | undefined => {
   const match = /^(?:messages|contents)\[(\d+)\]/.exec(path);
@@ -15,6 +15,20 @@ const where = (at: () => string) => {
   return messageIndex === undefined ? { path } : { path, messageIndex };
 };
 
+/** A rule's memory of clean frozen subtrees, and a report function that counts what it reports. */
+function remembering<Report extends (violation: never) => void>(known: WeakSet<object>, report: Report): { clean: CleanSubtrees; report: Report } {
+  let count = 0;
+  const counting = ((violation: never) => {
+    count++;
+    report(violation);
+  }) as Report;
+  return { clean: { known, reported: () => count }, report: counting };
+}
+
+const wellFormed = new WeakSet<object>();
+const visible = new WeakSet<object>();
+const serialisable = new WeakSet<object>();
+
 /** Keys whose string values are text a model reads. */
 const TEXT_KEYS: ReadonlySet<string | number | undefined> = new Set(["text", "content", "output", "system"]);
 
@@ -24,33 +38,36 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
     level: "error",
     requires: "every string is well-formed UTF-16, with no lone surrogates",
     providerError: "The request body is not valid JSON: no low surrogate in string: line 1 column 195621 (char 195620)",
-    check(request, report) {
+    check(request, reportAll) {
+      const { clean, report } = remembering(wellFormed, reportAll);
       visitJson(request, {
         value(value, key, path) {
           if (typeof key === "string" && !key.isWellFormed()) report({ message: "a property name contains a lone surrogate", ...where(path) });
           if (typeof value === "string" && !value.isWellFormed()) report({ message: "the string contains a lone surrogate", ...where(path) });
         },
-      });
+      }, "", clean);
     },
   },
   {
     id: "COM-002",
     level: "strict",
     requires: "no text made only of invisible characters (zero-width spaces, BOM, word joiners, soft hyphens)",
-    check(request, report) {
+    check(request, reportAll) {
+      const { clean, report } = remembering(visible, reportAll);
       visitJson(request, {
         value(value, key, path) {
           if (typeof value !== "string" || !TEXT_KEYS.has(key) || value.trim() === "" || !isBlank(value)) return;
           report({ message: "the text is only invisible characters, which trim() does not remove", ...where(path) });
         },
-      });
+      }, "", clean);
     },
   },
   {
     id: "COM-003",
     level: "error",
     requires: "the request is JSON-serialisable: no undefined in arrays, no NaN or Infinity, no functions, no cycles",
-    check(request, report) {
+    check(request, reportAll) {
+      const { clean, report } = remembering(serialisable, reportAll);
       visitJson(request, {
         value(value, key, path) {
           if (typeof value === "number" && !Number.isFinite(value)) report({ message: `${value} is not a JSON number`, ...where(path) });
@@ -62,7 +79,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
         cycle(path) {
           report({ message: "the value refers back to itself (a cycle)", ...where(path) });
         },
-      });
+      }, "", clean);
     },
   },
 ];

@@ -8,13 +8,24 @@ export interface JsonVisitor {
   cycle?(path: () => string): void;
 }
 
+/**
+ * Remembers frozen subtrees a check found nothing wrong in. Renderers share frozen message objects
+ * between builds, so an agent loop's rebuild checks only its new messages. Unfrozen values are always
+ * walked: they could have changed since.
+ */
+export interface CleanSubtrees {
+  readonly known: WeakSet<object>;
+  /** How many problems the check has reported so far; a subtree is clean if this did not move. */
+  reported(): number;
+}
+
 export function formatJsonPath(keys: ReadonlyArray<string | number>, rootPath = ""): string {
   let path = rootPath;
   for (const key of keys) path = typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
   return path;
 }
 
-export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = ""): void {
+export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = "", clean?: CleanSubtrees): void {
   const open = new Set<object>();
   const keys: Array<string | number> = [];
   const path = () => formatJsonPath(keys, rootPath);
@@ -25,6 +36,9 @@ export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = ""): v
       visitor.cycle?.(path);
       return;
     }
+    const remember = clean !== undefined && Object.isFrozen(value);
+    if (remember && clean.known.has(value)) return;
+    const before = remember ? clean.reported() : 0;
     open.add(value);
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
@@ -44,6 +58,7 @@ export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = ""): v
       }
     }
     open.delete(value);
+    if (remember && clean.reported() === before) clean.known.add(value);
   };
   visit(root, undefined);
 }

@@ -111,7 +111,7 @@ describe("GeminiRendererPlugin in the pipeline", () => {
       system: "Be brief.",
     });
     // Once by the renderer, once by the report's per-item count: nothing from the history again.
-    expect(counted.sort()).toEqual(["Welcome.", "Welcome.", "one more thing", "one more thing"]);
+    expect(counted.sort()).toEqual(["Welcome.", "one more thing"]);
     expect(next.tokenCount).toBe(first.tokenCount + (5 + 2) + (5 + 3));
   });
 

@@ -12,6 +12,7 @@ import type { OpenAIChatMessage, OpenAIChatRequest } from "./openai-chat-request
 import { openAIChatRules } from "./openai-chat-rules.js";
 import { rejectsSystemRole } from "./rejects-system-role.js";
 import { renderOpenAIChatMessage } from "./render-openai-chat-message.js";
+import { deepFreeze } from "../../model/deep-freeze.js";
 
 const PLUGIN_NAME = "OpenAIChatRendererPlugin";
 
@@ -31,6 +32,9 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
   // A message is a pure function of its item and the system role, so its token count is cached per
   // item: an agent loop's rebuild counts only the new messages, not the whole history again.
   readonly #messageTokens = new WeakMap<Tokenizer, Map<SystemRole, WeakMap<Item, number>>>();
+  // The same holds for the message itself. Cached messages are frozen, so checks can remember the
+  // ones they found clean and a caller cannot change a message that later builds will send again.
+  readonly #messages: Record<SystemRole, WeakMap<Item, OpenAIChatMessage | null>> = { system: new WeakMap(), developer: new WeakMap() };
 
   constructor(options: OpenAIChatRendererPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, openAIChatRendererPluginOptionsSchema, options);
@@ -45,7 +49,7 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
       const messageTokens: number[] = [];
       const messageIndexById = new Map<string, number>();
       for (const item of items) {
-        const message = renderOpenAIChatMessage(item, { systemRole });
+        const message = this.#message(item, systemRole);
         if (message === undefined) {
           context.report.drop(item, item.type === "thinking" ? "thinking items are not sent to OpenAI Chat Completions" : `the ${item.type} message is empty: nothing to send`);
           continue;
@@ -71,6 +75,16 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
     pipeline.hooks.validateRequest.for("openai").tap(tap, (request, context) => {
       for (const violation of checkRules(openAIChatRules, request, { model: context.model })) context.issue(violation);
     });
+  }
+
+  #message(item: Item, systemRole: SystemRole): OpenAIChatMessage | undefined {
+    const cache = this.#messages[systemRole];
+    let message = cache.get(item);
+    if (message === undefined) {
+      message = deepFreeze(renderOpenAIChatMessage(item, { systemRole })) ?? null;
+      cache.set(item, message);
+    }
+    return message ?? undefined;
   }
 
   #tokenCache(tokenizer: Tokenizer, systemRole: SystemRole): WeakMap<Item, number> {
