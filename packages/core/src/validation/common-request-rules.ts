@@ -2,7 +2,7 @@
 // put these in front of their own table.
 import { isBlank } from "../model/is-blank.js";
 import type { Rule } from "../spec/rule.js";
-import { type CleanSubtrees, visitJson } from "./visit-json.js";
+import { rememberClean, visitJson } from "./visit-json.js";
 
 const messageIndexOf = (path: string): number | undefined => {
   const match = /^(?:messages|contents)\[(\d+)\]/.exec(path);
@@ -14,16 +14,6 @@ const where = (at: () => string) => {
   const messageIndex = messageIndexOf(path);
   return messageIndex === undefined ? { path } : { path, messageIndex };
 };
-
-/** A rule's memory of clean frozen subtrees, and a report function that counts what it reports. */
-function remembering<Report extends (violation: never) => void>(known: WeakSet<object>, report: Report): { clean: CleanSubtrees; report: Report } {
-  let count = 0;
-  const counting = ((violation: never) => {
-    count++;
-    report(violation);
-  }) as Report;
-  return { clean: { known, reported: () => count }, report: counting };
-}
 
 const wellFormed = new WeakSet<object>();
 const visible = new WeakSet<object>();
@@ -39,7 +29,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
     requires: "every string is well-formed UTF-16, with no lone surrogates",
     providerError: "The request body is not valid JSON: no low surrogate in string: line 1 column 195621 (char 195620)",
     check(request, reportAll) {
-      const { clean, report } = remembering(wellFormed, reportAll);
+      const { clean, report } = rememberClean(wellFormed, reportAll);
       visitJson(request, {
         value(value, key, path) {
           if (typeof key === "string" && !key.isWellFormed()) report({ message: "a property name contains a lone surrogate", ...where(path) });
@@ -53,7 +43,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
     level: "strict",
     requires: "no text made only of invisible characters (zero-width spaces, BOM, word joiners, soft hyphens)",
     check(request, reportAll) {
-      const { clean, report } = remembering(visible, reportAll);
+      const { clean, report } = rememberClean(visible, reportAll);
       visitJson(request, {
         value(value, key, path) {
           if (typeof value !== "string" || !TEXT_KEYS.has(key) || value.trim() === "" || !isBlank(value)) return;
@@ -67,7 +57,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
     level: "error",
     requires: "the request is JSON-serialisable: no undefined in arrays, no NaN or Infinity, no functions, no cycles",
     check(request, reportAll) {
-      const { clean, report } = remembering(serialisable, reportAll);
+      const { clean, report } = rememberClean(serialisable, reportAll);
       visitJson(request, {
         value(value, key, path) {
           if (typeof value === "number" && !Number.isFinite(value)) report({ message: `${value} is not a JSON number`, ...where(path) });

@@ -62,3 +62,13 @@ export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = "", cl
   };
   visit(root, undefined);
 }
+
+/** Memory for `visitJson` of one check: `known` outlives builds, the count is the check's own. */
+export function rememberClean<Report extends (violation: never) => void>(known: WeakSet<object>, report: Report): { clean: CleanSubtrees; report: Report } {
+  let count = 0;
+  const counting = ((violation: never) => {
+    count++;
+    report(violation);
+  }) as Report;
+  return { clean: { known, reported: () => count }, report: counting };
+}

@@ -2,7 +2,7 @@
 // (reference/providers.md §1: OAI-007, 021, 010, 011, 012, 014, 022).
 import { isBlank } from "../../model/is-blank.js";
 import type { Rule } from "../../spec/rule.js";
-import { visitJson } from "../../validation/visit-json.js";
+import { rememberClean, visitJson } from "../../validation/visit-json.js";
 import { at, describeValue, isRecord, type MessageView, messageViewsOf } from "./openai-chat-message-view.js";
 
 const MAX_STRING_LENGTH = 10_485_760;
@@ -87,12 +87,15 @@ export const nullContentForCallsOnly = noBlankContent({
   advice: "send content: null when the message only makes tool calls",
 });
 
+const shortStrings = new WeakSet<object>();
+
 export const stringsWithinLimit: Rule<unknown> = {
   id: "OAI-010",
   level: "error",
   requires: `no string is longer than ${MAX_STRING_LENGTH} characters`,
   providerError: "Invalid 'input[0].content': string too long. Expected a string with maximum length 10485760, …",
-  check(request, report) {
+  check(request, reportAll) {
+    const { clean, report } = rememberClean(shortStrings, reportAll);
     visitJson(request, {
       value(value, _key, at) {
         if (typeof value !== "string" || value.length <= MAX_STRING_LENGTH) return;
@@ -101,7 +104,7 @@ export const stringsWithinLimit: Rule<unknown> = {
         const where = message === null ? { path } : { path, messageIndex: Number(message[1]) };
         report({ message: `the string is ${value.length} characters long; at most ${MAX_STRING_LENGTH} are allowed`, ...where });
       },
-    });
+    }, "", clean);
   },
 };
 

@@ -28,27 +28,48 @@ export interface MessageView {
   readonly makesCalls: boolean;
 }
 
+// About twenty rules read the same request in one check, and an agent loop checks requests that
+// share most of their (frozen) messages with the previous one: views are kept per request and
+// reused only when every message is the same frozen object as when they were made.
+const viewCache = new WeakMap<object, { readonly messages: ReadonlyArray<unknown>; readonly views: MessageView[] }>();
+
+function viewOf(message: unknown, index: number): MessageView {
+  const fields = isRecord(message) ? message : {};
+  const toolCalls = fields.tool_calls;
+  const calls: ToolCallView[] = [];
+  if (Array.isArray(toolCalls)) {
+    (toolCalls as unknown[]).forEach((call, position) => {
+      if (isRecord(call)) calls.push({ position, fields: call, id: typeof call.id === "string" ? call.id : undefined });
+    });
+  }
+  return {
+    index,
+    fields,
+    isObject: isRecord(message),
+    role: typeof fields.role === "string" ? fields.role : undefined,
+    calls,
+    makesCalls: Array.isArray(toolCalls) && toolCalls.length > 0,
+  };
+}
+
+function stillValid(cached: ReadonlyArray<unknown>, messages: ReadonlyArray<unknown>): boolean {
+  if (cached.length !== messages.length) return false;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
+    if (message !== cached[index] || (typeof message === "object" && message !== null && !Object.isFrozen(message))) return false;
+  }
+  return true;
+}
+
 /** The messages of a request, or undefined when `messages` is not an array. */
 export function messageViewsOf(request: unknown): MessageView[] | undefined {
   if (!isRecord(request) || !Array.isArray(request.messages)) return undefined;
-  return Array.from(request.messages as unknown[], (message, index) => {
-    const fields = isRecord(message) ? message : {};
-    const toolCalls = fields.tool_calls;
-    const calls: ToolCallView[] = [];
-    if (Array.isArray(toolCalls)) {
-      (toolCalls as unknown[]).forEach((call, position) => {
-        if (isRecord(call)) calls.push({ position, fields: call, id: typeof call.id === "string" ? call.id : undefined });
-      });
-    }
-    return {
-      index,
-      fields,
-      isObject: isRecord(message),
-      role: typeof fields.role === "string" ? fields.role : undefined,
-      calls,
-      makesCalls: Array.isArray(toolCalls) && toolCalls.length > 0,
-    };
-  });
+  const messages = request.messages as unknown[];
+  const cached = viewCache.get(request);
+  if (cached !== undefined && stillValid(cached.messages, messages)) return cached.views;
+  const views = Array.from(messages, viewOf);
+  viewCache.set(request, { messages: [...messages], views });
+  return views;
 }
 
 /** Where a violation is: the path inside the message and the message's index. */
