@@ -63,12 +63,51 @@ function checkRecordedRemovals(context: object, plugin: string, hook: StageLabel
   }
 }
 
+/**
+ * Most taps return some of the items they were given, in the same order (a filter, a window): then
+ * every item is known valid and ids stay unique, and one walk over both lists says which were kept.
+ * Returns which positions of `before` were kept, or undefined when the list is anything else.
+ */
+function keptInOrder(before: Items, returned: ReadonlyArray<unknown>): boolean[] | undefined {
+  if (returned.length > before.length) return undefined;
+  const kept = new Array<boolean>(before.length).fill(false);
+  let from = 0;
+  for (const candidate of returned) {
+    while (from < before.length && before[from] !== candidate) from++;
+    if (from === before.length) return undefined;
+    kept[from++] = true;
+  }
+  return kept;
+}
+
+function acceptSubsequence(
+  internal: ReturnType<typeof internalsOf>,
+  plugin: string,
+  hook: StageLabel,
+  context: object,
+  before: Items,
+  returned: Items,
+  kept: ReadonlyArray<boolean>,
+): Items {
+  if (internal.touched.size > 0) {
+    const present = new Set(returned.map((item) => item.id));
+    checkRecordedRemovals(context, plugin, hook, (id) => present.has(id));
+  }
+  for (let position = 0; position < before.length; position++) {
+    const id = before[position]!.id;
+    if (!kept[position] && !internal.touched.has(id)) internal.record(id, "dropped", `removed by ${plugin} without a recorded reason`);
+  }
+  return returned.slice();
+}
+
 /** Checks a stage tap's returned list and records what it did without saying. */
 function acceptItems(context: object, plugin: string, hook: StageLabel, before: Items, returned: unknown): Items {
   if (!Array.isArray(returned)) {
     throw failure(plugin, hook, `returned ${returned === null ? "null" : typeof returned} instead of an item array; return the new list, or undefined to keep it`);
   }
   const internal = internalsOf(context);
+  const kept = keptInOrder(before, returned);
+  if (kept !== undefined) return acceptSubsequence(internal, plugin, hook, context, before, returned as Items, kept);
   const beforeById = new Map<string, Item>();
   for (const item of before) beforeById.set(item.id, item);
 
