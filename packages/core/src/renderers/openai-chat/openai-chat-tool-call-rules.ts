@@ -185,11 +185,23 @@ export const argumentsAreJsonObjects: Rule<unknown> = {
       for (const call of functionCalls(message)) {
         const text = call.function.arguments;
         if (typeof text !== "string") continue;
-        if (!isRecord(parseJson(text))) report({ message: "the arguments are not the JSON text of an object, so Anthropic's input or Gemini's args cannot be built from them", ...at(message, `.tool_calls[${call.position}].function.arguments`) });
+        if (!argumentsAreObject(call.function, text)) report({ message: "the arguments are not the JSON text of an object, so Anthropic's input or Gemini's args cannot be built from them", ...at(message, `.tool_calls[${call.position}].function.arguments`) });
       }
     }
   },
 };
+
+// Parsing every call's arguments on every check is most of what an agent loop's rebuild spends
+// here; the answer is kept for frozen call objects, which cannot change.
+const objectArguments = new WeakMap<object, boolean>();
+
+function argumentsAreObject(owner: object, text: string): boolean {
+  const known = objectArguments.get(owner);
+  if (known !== undefined) return known;
+  const answer = isRecord(parseJson(text));
+  if (Object.isFrozen(owner)) objectArguments.set(owner, answer);
+  return answer;
+}
 
 function parseJson(text: string): unknown {
   try {
