@@ -1,20 +1,74 @@
-// `pnpm bench`: prints medians and ratios measured side by side in this one process.
+// `pnpm bench`: every figure measured side by side in this one process, printed as a median with the
+// min–max of its runs, and as a ratio where a peer does the same work.
+import { cpus } from "node:os";
+import { createTokenizer } from "@ctxpipe/tokenizers";
 import { agentLoopBenchmark } from "./agent-loop-benchmark.js";
+import { coldBuildBenchmark } from "./cold-build-benchmark.js";
+import { formatMilliseconds, formatRatio, formatTiming, type Timing, timingOf } from "./measure.js";
 import { providerValidBenchmark } from "./provider-valid-benchmark.js";
+import { printTokenizerBenchmark } from "./tokenizer-benchmark.js";
 
-const format = (milliseconds: number) => `${milliseconds.toFixed(2)} ms`;
+const log = (line: string) => console.log(line);
+const number = (value: number) => Math.round(value).toLocaleString("en-US");
+const turns = (timing: Timing) => `×${timing.runs}`;
 
-console.log("ctxpipe core: agent loop, default pipeline (chars/4 estimate), OpenAI renderer");
-console.log("messages  size      cold build   turn (reused)  turn (from scratch)  scratch ÷ reused");
-for (const size of [1_000, 10_000]) {
-  const figures = await agentLoopBenchmark(size, 30);
-  console.log(
-    `${String(figures.messages).padEnd(9)} ${`${figures.megabytes.toFixed(1)} MB`.padEnd(9)} ${format(figures.coldBuildMs).padEnd(12)} ${format(figures.incrementalTurnMs).padEnd(14)} ${format(figures.fromScratchTurnMs).padEnd(20)} ${(figures.fromScratchTurnMs / figures.incrementalTurnMs).toFixed(1)}×`,
-  );
+log(`ctxpipe benchmark · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}`);
+log("Figures are medians (min–max) of the runs shown; ratios divide medians.\n");
+
+log("1. Tokenizers");
+await printTokenizerBenchmark(log);
+
+// The exact tokenizer is loaded here, once, as an app would; its load time is in section 1.
+const tokenizer = createTokenizer("gpt-4o");
+
+log("\n2. Cold build: stored messages imported, new pipeline, one build with the exact o200k tokenizer within half the history's tokens");
+log("   (each run a conversation of its own seed, so nothing is cached from an earlier run)");
+log(`   ${"messages".padEnd(9)} ${"stored".padEnd(8)} ${"build".padEnd(28)} runs`);
+for (const [messages, runs] of [
+  [100, 15],
+  [1_000, 7],
+  [10_000, 3],
+] as const) {
+  const figures = await coldBuildBenchmark(messages, runs, tokenizer);
+  const build = figures.build === undefined ? `failed: ${figures.failure}` : formatTiming(figures.build);
+  log(`   ${number(messages).padEnd(9)} ${`${figures.megabytes.toFixed(1)} MB`.padEnd(8)} ${build.padEnd(28)} ${runs}`);
 }
 
-console.log("\nprovider-valid: adversarial conversations built for openai, anthropic and gemini and checked against each provider's rules");
-const valid = await providerValidBenchmark(3_000);
-console.log(
-  `${valid.conversations} conversations (${valid.items} items): ${Math.round(valid.perSecond)} conversations/s checked on all three providers, ${valid.problems} problems found`,
+log("\n3. Agent loop: append one message, rebuild within half the history's tokens (exact o200k counts), time per turn");
+log("   ctxpipe keeps its pipeline and item objects; trimMessages (LangChain.js) counts with exact o200k, memoized per message");
+const loops = [];
+for (const [messages, trimMessagesTurns, fromScratchTurns] of [
+  [1_000, 200, 5],
+  [10_000, 10, 3],
+] as const) {
+  loops.push(await agentLoopBenchmark({ messages, ctxpipeTurns: 200, trimMessagesTurns, fromScratchTurns, tokenizer }));
+}
+log(`   ${"messages".padEnd(9)} ${"stored".padEnd(8)} ${"budget".padEnd(18)} ${"ctxpipe".padEnd(30)} ${"trimMessages".padEnd(30)} trimMessages ÷ ctxpipe`);
+for (const loop of loops) {
+  const ctxpipe = loop.ctxpipe === undefined ? "failed" : `${formatTiming(loop.ctxpipe)} ${turns(loop.ctxpipe)}`;
+  const ratio = loop.ctxpipe === undefined ? "—" : formatRatio(loop.trimMessages, loop.ctxpipe);
+  log(
+    `   ${number(loop.messages).padEnd(9)} ${`${loop.megabytes.toFixed(1)} MB`.padEnd(8)} ${`${number(loop.budgetTokens)} tokens`.padEnd(18)} ${ctxpipe.padEnd(30)} ${`${formatTiming(loop.trimMessages)} ${turns(loop.trimMessages)}`.padEnd(30)} ${ratio}`,
+  );
+}
+for (const loop of loops) {
+  if (loop.ctxpipeFailure !== undefined) log(`   ctxpipe at ${number(loop.messages)} messages failed: ${loop.ctxpipeFailure}`);
+}
+const sent = loops.map((loop) => `${number(loop.messages)}: ctxpipe ${loop.ctxpipeMessagesKept === undefined ? "—" : number(loop.ctxpipeMessagesKept)}, trimMessages ${number(loop.trimMessagesKept)}`);
+log(`   messages sent per turn (system included), median: ${sent.join("; ")}`);
+log("   ctxpipe from scratch each turn (new pipeline, whole history imported again: a stateless server):");
+for (const loop of loops) {
+  if (loop.fromScratch === undefined || loop.ctxpipe === undefined) continue;
+  log(`   ${number(loop.messages).padEnd(9)} ${formatTiming(loop.fromScratch)} ${turns(loop.fromScratch)}, ${formatRatio(loop.fromScratch, loop.ctxpipe)} the reused rebuild`);
+}
+
+log("\n4. Provider-valid: adversarial conversations built for openai, anthropic and gemini, checked against each provider's rules");
+const validRuns = [];
+for (const seed of [7, 8, 9]) validRuns.push(await providerValidBenchmark(1_000, seed));
+const perSecond = timingOf(validRuns.map((run) => run.perSecond));
+const problems = validRuns.reduce((total, run) => total + run.problems, 0);
+const items = validRuns.reduce((total, run) => total + run.items, 0);
+log(
+  `   ${number(perSecond.median)} conversations/s (${number(perSecond.min)}–${number(perSecond.max)}) over ${validRuns.length} runs of 1,000 conversations (${number(items)} items), checked on all three providers; ${problems} problems found`,
 );
+log(`   (${formatMilliseconds(1000 / perSecond.median)} ms per conversation)`);
