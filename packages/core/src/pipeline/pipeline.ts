@@ -17,7 +17,7 @@ import type { RendererName, RendererOutputMap } from "../spec/renderer-output-ma
 import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
-import { type AssembledReport, assembleReport } from "./assemble-report.js";
+import { assembleReport } from "./assemble-report.js";
 import type { BuildReport } from "./build-report.js";
 import { type BuildContextInit, type BuildContextInternals, createBuildContext, internalsOf } from "./build-context.js";
 import type { BuildOptions, SystemPartInput, ValidationMode } from "./build-options.js";
@@ -188,9 +188,8 @@ export class Pipeline implements PluginHost {
 
     // The report walks every input item, so it is assembled on first read: an agent loop that only
     // sends the request does not pay for it on every turn.
-    let assembledOnce: AssembledReport | undefined;
-    const assembled = (): AssembledReport =>
-      (assembledOnce ??= assembleReport({
+    const assembled = once(() =>
+      assembleReport({
         inputItems: parsed,
         inputIndexes,
         duplicates,
@@ -199,27 +198,24 @@ export class Pipeline implements PluginHost {
         renderPlugin,
         messageIndexById: rendered.messageIndexById,
         countTokens: context.countTokens,
-      }));
-    let metadataOnce: BuildMetadata | undefined;
-    const metadata = (): BuildMetadata => {
-      if (metadataOnce !== undefined) return metadataOnce;
+      }),
+    );
+    const metadata = once((): BuildMetadata => {
       const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
       const systemIncluded = systemPrompt !== undefined && assembled().synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID);
       const filteredCount = assembled().entries.filter(
         (entry) => entry.type !== "system" && entry.history.some((event) => event.stage === "filter" && event.decision === "dropped"),
       ).length;
-      metadataOnce = {
+      return {
         inputCount: items.length,
         outputCount: rendered.messageCount,
         filteredCount,
         systemPromptIncluded: systemIncluded,
         systemPromptLength: systemIncluded && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0,
       };
-      return metadataOnce;
-    };
-    let reportOnce: BuildReport | undefined;
-    const report = (): BuildReport =>
-      (reportOnce ??= {
+    });
+    const report = once(
+      (): BuildReport => ({
         entries: assembled().entries,
         synthesized: assembled().synthesized,
         renderer,
@@ -231,7 +227,8 @@ export class Pipeline implements PluginHost {
         warnings: internals.warnings,
         violations,
         repairedViolations: repaired,
-      });
+      }),
+    );
 
     return {
       request: rendered.request as RendererOutputMap[R],
@@ -379,6 +376,19 @@ export class Pipeline implements PluginHost {
 }
 
 type Ignored = (issue: ValidationIssue) => boolean;
+
+/** A value computed on first use, then kept. */
+function once<Value>(compute: () => Value): () => Value {
+  let computed = false;
+  let value: Value;
+  return () => {
+    if (!computed) {
+      value = compute();
+      computed = true;
+    }
+    return value;
+  };
+}
 
 /** Runs of the stages a build may take to fit its budget before it gives up. */
 const MAX_BUDGET_ATTEMPTS = 4;
