@@ -38,7 +38,7 @@ export { computeTurnGroups, type TurnGroup, type TurnGroups } from "./model/turn
 
 // Pipeline
 export type { BuildOptions, SystemPartInput, ValidationMode, ValidationOptions } from "./pipeline/build-options.js";
-export type { BudgetReport, BuildReport, Decision, ReportEntry, ReportEvent } from "./pipeline/build-report.js";
+export type { BudgetReport, BuildReport, Decision, ReportEntry, ReportEvent, SystemPartReport } from "./pipeline/build-report.js";
 export type { BuildMetadata, BuildResult } from "./pipeline/build-result.js";
 export type { DefaultPluginName, DefaultPluginSettings } from "./pipeline/default-plugins.js";
 export { createPipeline, Pipeline, type PipelineOptions } from "./pipeline/pipeline.js";

@@ -59,6 +59,8 @@ export interface BuildContextInternals {
   /** Issues that sent the build back to repair-orphans. */
   violations: ReadonlyArray<ValidationIssue>;
   readonly warnings: string[];
+  /** Every part added to the system prompt, in the order added. */
+  readonly systemParts: SystemPart[];
   enterTap(plugin: string): void;
   record(id: string, decision: Decision, reason: string, relatedId?: string): void;
 }
@@ -85,6 +87,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     phase: "items",
     violations: [],
     warnings: [],
+    systemParts: [],
     enterTap(plugin) {
       state.plugin = plugin;
       state.touched.clear();
@@ -102,7 +105,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     },
   };
 
-  const parts: SystemPart[] = [];
+  const parts = state.systemParts;
   const system: SystemPromptParts = {
     add(part) {
       const order = part.order ?? 0;

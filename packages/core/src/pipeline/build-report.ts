@@ -2,6 +2,7 @@
 import type { ValidationIssue } from "../errors/context-validation-error.js";
 import type { ItemRole, ItemType } from "../model/item.js";
 import type { StageLabel } from "./stage.js";
+import type { SystemPart } from "./stage-context.js";
 
 export type Decision = "kept" | "merged" | "dropped" | "repaired" | "synthesized" | "summarized";
 
@@ -45,11 +46,19 @@ export interface BudgetReport {
   readonly attempts: number;
 }
 
+/** A part of the system prompt that was sent, with what it costs on its own. */
+export interface SystemPartReport extends SystemPart {
+  /** Tokens of the part's text alone; the prompt's separators are not in any part. */
+  readonly tokens: number;
+}
+
 export interface BuildReport {
   /** Exactly one entry per input item, in input order. */
   readonly entries: ReadonlyArray<ReportEntry>;
   /** Items plugins added (a system prompt, a synthesized tool result), in output order. */
   readonly synthesized: ReadonlyArray<ReportEntry>;
+  /** The parts merged into the system prompt that was sent, in prompt order; empty when none was sent. */
+  readonly systemParts: ReadonlyArray<SystemPartReport>;
   readonly renderer: string;
   readonly tokenizer: { readonly name: string; readonly exact: boolean };
   readonly budget: BudgetReport | undefined;

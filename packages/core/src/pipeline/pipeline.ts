@@ -18,7 +18,7 @@ import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
 import { assembleReport } from "./assemble-report.js";
-import type { BuildReport } from "./build-report.js";
+import type { BuildReport, SystemPartReport } from "./build-report.js";
 import { type BuildContextInit, type BuildContextInternals, createBuildContext, internalsOf } from "./build-context.js";
 import type { BuildOptions, SystemPartInput, ValidationMode } from "./build-options.js";
 import type { BuildMetadata, BuildResult } from "./build-result.js";
@@ -218,6 +218,7 @@ export class Pipeline implements PluginHost {
       (): BuildReport => ({
         entries: assembled().entries,
         synthesized: assembled().synthesized,
+        systemParts: metadata().systemPromptIncluded ? systemPartsReport(context) : [],
         renderer,
         tokenizer: { name: tokenizer.name, exact: tokenizer.exact },
         budget:
@@ -388,6 +389,14 @@ function once<Value>(compute: () => Value): () => Value {
     }
     return value;
   };
+}
+
+/** The system prompt's parts as the insert-system stage merges them: non-empty, lowest order first. */
+function systemPartsReport(context: ValidateContext): SystemPartReport[] {
+  return context.system
+    .list()
+    .filter((part) => part.text.length > 0)
+    .map((part) => ({ ...part, tokens: context.tokenizer.count(part.text) }));
 }
 
 /** Runs of the stages a build may take to fit its budget before it gives up. */

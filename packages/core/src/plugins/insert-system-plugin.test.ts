@@ -13,6 +13,16 @@ describe("InsertSystemPlugin", () => {
     expect(result.report.synthesized[0]).toMatchObject({ id: "ctxpipe:system-prompt", decision: "synthesized", stage: "insert-system", plugin: "InsertSystemPlugin", reason: "system prompt merged from 3 part(s): system-1, rules, data" });
   });
 
+  test("the report gives each part's own token cost, in prompt order", async () => {
+    const result = await buildWith([], chat, { system: [{ id: "rules", text: "Two rules.", order: 10 }, "One header line.", { id: "empty", text: "" }] });
+    expect(result.report.systemParts).toEqual([
+      { id: "system-1", text: "One header line.", order: 0, addedBy: "build options", tokens: 4 },
+      { id: "rules", text: "Two rules.", order: 10, addedBy: "build options", tokens: 3 },
+    ]);
+    const left = await buildWith([], chat, { system: "Be brief.", includeSystemPrompt: false });
+    expect(left.report.systemParts).toEqual([]);
+  });
+
   test("plugins tapping earlier in the stage add parts that land in the same message", async () => {
     const persona = {
       name: "Persona",
