@@ -7,7 +7,7 @@ import type { Item } from "./item.js";
 // Items are immutable, so each one's instant is parsed once, not on every rebuild.
 const instants = new WeakMap<Item, number>();
 
-function timeOf(item: Item, createdAt: string): number {
+export function timeOf(item: Item, createdAt: string): number {
   let time = instants.get(item);
   if (time === undefined) {
     time = instantOf(createdAt);

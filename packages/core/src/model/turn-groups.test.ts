@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { adversarialConversations } from "../testing/adversarial-conversations.js";
 import { toolLoopFixture } from "../testing/fixtures.js";
 import type { ItemInput } from "./item.js";
-import { parseItems } from "./parse-items.js";
-import { computeTurnGroups } from "./turn-groups.js";
+import { parseInput, parseItems } from "./parse-items.js";
+import { computeTurnGroups, TurnGroupsBuilder } from "./turn-groups.js";
 
 describe("computeTurnGroups", () => {
   test("a user turn owns the assistant's calls and all their results", () => {
@@ -48,5 +50,43 @@ describe("computeTurnGroups", () => {
     const turns = computeTurnGroups([]);
     expect(turns.groups).toEqual([]);
     expect(turns.current).toBeUndefined();
+  });
+
+  test("appending in pieces gives the groups of one pass, a late result moving into its call's group", () => {
+    const late: ItemInput[] = [
+      { id: "u1", type: "user", text: "read it" },
+      { id: "a1", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "read_file", arguments: "{}" }] },
+      { id: "u2", type: "user", text: "still there?" },
+      { id: "t1", type: "tool-result", callId: "c1", output: "done" },
+    ];
+    const builder = new TurnGroupsBuilder();
+    const items = parseItems(late);
+    builder.append(items.slice(0, 3), 0);
+    const before = builder.result();
+    builder.append(items, 3);
+    const after = builder.result();
+    expect(after.groups.map((group) => group.itemIds)).toEqual([["u1", "a1", "t1"], ["u2"]]);
+    expect(before.groups[0]!.itemIds).toEqual(["u1", "a1"]);
+    // An unchanged group is the same object, so per-group work can be reused.
+    expect(after.groups[1]).toBe(before.groups[1]);
+
+    fc.assert(
+      fc.property(adversarialConversations(fc, { maxSteps: 20 }), fc.array(fc.nat({ max: 5 }), { maxLength: 10 }), (conversation, steps) => {
+        const all = parseInput(conversation).items;
+        const pieces = new TurnGroupsBuilder();
+        let at = 0;
+        for (const step of steps) {
+          const end = Math.min(all.length, at + step);
+          pieces.append(all.slice(0, end), at);
+          pieces.result();
+          at = end;
+        }
+        pieces.append(all, at);
+        const whole = computeTurnGroups(all);
+        const appended = pieces.result();
+        expect(appended.groups).toEqual(whole.groups);
+        for (const item of all) expect(appended.groupOf(item.id)).toEqual(whole.groupOf(item.id));
+      }),
+    );
   });
 });

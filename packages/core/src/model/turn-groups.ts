@@ -23,40 +23,60 @@ export interface TurnGroups {
 }
 
 /** Item types that open a new turn: something a person (or a parent agent) said. */
-const OPENS_TURN: ReadonlySet<Item["type"]> = new Set(["user", "user-intervention", "parent-message"]);
+export const OPENS_TURN: ReadonlySet<Item["type"]> = new Set(["user", "user-intervention", "parent-message"]);
 
 export function computeTurnGroups(items: ReadonlyArray<Item>): TurnGroups {
-  // First pass: which group each item falls in by position, and which group made each call.
-  const groupIds: string[][] = [];
-  const openers: Array<string | undefined> = [];
-  const groupOfCall = new Map<string, number>();
-  for (const item of items) {
-    if (OPENS_TURN.has(item.type)) {
-      groupIds.push([]);
-      openers.push(item.id);
-    } else if (groupIds.length === 0) {
-      // Items before the first user turn form a group of their own.
-      groupIds.push([]);
-      openers.push(undefined);
+  const builder = new TurnGroupsBuilder();
+  builder.append(items, 0);
+  return builder.result();
+}
+
+/**
+ * Groups items as they are appended, so a rebuild after new messages only places the new ones. A
+ * result() shares unchanged group objects with the results before it; its groupOf() answers for the
+ * items appended so far, so it is meant for the build it was made for.
+ */
+export class TurnGroupsBuilder {
+  readonly #groupIds: string[][] = [];
+  readonly #openers: Array<string | undefined> = [];
+  readonly #groupOfCall = new Map<string, number>();
+  readonly #byItemId = new Map<string, TurnGroup>();
+  readonly #groups: TurnGroup[] = [];
+  /** Groups that gained items since the last result(). */
+  readonly #changed = new Set<number>();
+
+  /** Places items[from..] after everything appended before. */
+  append(items: ReadonlyArray<Item>, from: number): void {
+    const groupIds = this.#groupIds;
+    for (let position = from; position < items.length; position++) {
+      const item = items[position]!;
+      if (OPENS_TURN.has(item.type)) {
+        groupIds.push([]);
+        this.#openers.push(item.id);
+      } else if (groupIds.length === 0) {
+        // Items before the first user turn form a group of their own.
+        groupIds.push([]);
+        this.#openers.push(undefined);
+      }
+      let group = groupIds.length - 1;
+      if (item.type === "assistant") for (const call of item.toolCalls) this.#groupOfCall.set(call.id, group);
+      // A result belongs with its call, even when a later user turn came in between.
+      if (item.type === "tool-result") group = this.#groupOfCall.get(item.callId) ?? group;
+      groupIds[group]!.push(item.id);
+      this.#changed.add(group);
     }
-    let group = groupIds.length - 1;
-    if (item.type === "assistant") for (const call of item.toolCalls) groupOfCall.set(call.id, group);
-    // A result belongs with its call, even when a later user turn came in between.
-    if (item.type === "tool-result") group = groupOfCall.get(item.callId) ?? group;
-    groupIds[group]!.push(item.id);
   }
 
-  const groups: TurnGroup[] = [];
-  const byItemId = new Map<string, TurnGroup>();
-  groupIds.forEach((ids, index) => {
-    const group: TurnGroup = Object.freeze({ index, itemIds: Object.freeze(ids), openedBy: openers[index] });
-    groups.push(group);
-    for (const id of ids) byItemId.set(id, group);
-  });
-
-  return Object.freeze({
-    groups: Object.freeze(groups),
-    current: groups.at(-1),
-    groupOf: (itemId: string) => byItemId.get(itemId),
-  });
+  result(): TurnGroups {
+    for (const index of this.#changed) {
+      const ids = this.#groupIds[index]!;
+      const group: TurnGroup = Object.freeze({ index, itemIds: Object.freeze(ids.slice()), openedBy: this.#openers[index] });
+      this.#groups[index] = group;
+      for (const id of ids) this.#byItemId.set(id, group);
+    }
+    this.#changed.clear();
+    const groups = Object.freeze(this.#groups.slice());
+    const byItemId = this.#byItemId;
+    return Object.freeze({ groups, current: groups.at(-1), groupOf: (itemId: string) => byItemId.get(itemId) });
+  }
 }

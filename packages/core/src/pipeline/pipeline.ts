@@ -10,9 +10,6 @@ import { PluginError } from "../errors/plugin-error.js";
 import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import { RendererNotFoundError } from "../errors/renderer-not-found-error.js";
 import type { ItemInput } from "../model/item.js";
-import { orderItems } from "../model/order-items.js";
-import { parseInput } from "../model/parse-items.js";
-import { computeTurnGroups } from "../model/turn-groups.js";
 import type { RendererName, RendererOutputMap } from "../spec/renderer-output-map.js";
 import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
@@ -25,6 +22,7 @@ import type { BuildMetadata, BuildResult } from "./build-result.js";
 import { createPipelineHooks, type RenderBailHook, type RunnableHooks } from "./create-pipeline-hooks.js";
 import { DEFAULT_PLUGIN_NAMES, type DefaultPluginSettings, defaultPlugins } from "./default-plugins.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
+import { InputPreparer } from "./input-preparer.js";
 import type { Items, PipelineHooks, PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
 import { STAGE_LABELS, STAGES } from "./stage.js";
 import type { Budget, RenderResult, StageContext, ValidateContext } from "./stage-context.js";
@@ -102,6 +100,8 @@ export class Pipeline implements PluginHost {
   readonly #plugins: PipelinePlugin[] = [];
   /** Names of the default plugins applied, which use() cannot add a second time. */
   readonly #defaultNames = new Set<string>();
+  /** Reuses the last build's parsing, ordering and turn groups when the input only grew. */
+  readonly #input = new InputPreparer();
 
   constructor(options: PipelineOptions = {}) {
     const checked = pipelineOptionsSchema.safeParse(options);
@@ -159,16 +159,14 @@ export class Pipeline implements PluginHost {
   async build<R extends RendererName = "openai">(items: ReadonlyArray<ItemInput>, options: BuildOptions<R> = {}): Promise<BuildResult<RendererOutputMap[R]>> {
     const checked = buildOptionsSchema.safeParse(options);
     if (!checked.success) throw new PluginOptionsError("build()", z.prettifyError(checked.error));
-    const { items: parsed, indexes: inputIndexes, duplicates } = parseInput(items);
+    const { items: parsed, indexes: inputIndexes, duplicates, ordered, turns } = this.#input.prepare(items);
     const tools = this.#parseTools(options.tools);
     // Frozen once the input is known to be valid: a refused call is not a build.
     this.#guard.frozen = true;
 
-    const ordered = orderItems(parsed);
     const renderer = options.renderer ?? "openai";
     const tokenizer = this.#resolveTokenizer(options);
     const budget = this.#budgetOf(options);
-    const turns = computeTurnGroups(ordered);
 
     // Over budget, the stages run again from compress, told by how much the last request was over.
     let attempt: Attempt;

@@ -28,7 +28,13 @@ describe("rebuilding", () => {
         fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 12 }),
         fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined }),
         fc.boolean(),
-        async (conversation, steps, maxTokens, readReportEveryTime) => {
+        fc.array(fc.option(fc.integer({ min: -3, max: 3 }), { nil: undefined }), { maxLength: 40 }),
+        async (undated, steps, maxTokens, readReportEveryTime, dates) => {
+          // Some items are dated, a few out of order, so ordering has to move them.
+          const conversation = undated.map((item, index) => {
+            const shift = dates[index];
+            return shift === undefined ? item : { ...item, createdAt: new Date(Date.UTC(2025, 0, 1) + (index + shift * 2) * 1000).toISOString() };
+          });
           const options: BuildOptions = { tokenizer: wordTokenizer, system: "Be brief.", ...(maxTokens === undefined ? {} : { maxTokens }) };
           const reused = createPipeline();
           // The app's own array, appended to in place as an agent loop does.
