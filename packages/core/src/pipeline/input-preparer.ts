@@ -1,7 +1,7 @@
 // Parses, orders and groups build() input. An agent loop hands the same history back every turn with a
 // few messages appended, so when the input starts with exactly the objects of the last build's input,
 // only the new ones are parsed, ordered and placed in turn groups. Anything else starts over.
-import type { ItemInput, Item } from "../model/item.js";
+import type { Item, ItemInput } from "../model/item.js";
 import { orderItems, timeOf } from "../model/order-items.js";
 import { type DuplicateItem, type ParsedInput, parseInput, parseItem, RESERVED_ID_PREFIX } from "../model/parse-items.js";
 import { type TurnGroups, TurnGroupsBuilder } from "../model/turn-groups.js";
@@ -48,7 +48,7 @@ export class InputPreparer {
     const prepared: PreparedInput = { ...parsed, ordered, turns: groups.result() };
     const inInputOrder = parsed.items.every((item, index) => ordered[index] === item);
     const firstIndexById = new Map<string, number>();
-    parsed.items.forEach((item, index) => firstIndexById.set(item.id, parsed.indexes[index]!));
+    for (let index = 0; index < parsed.items.length; index++) firstIndexById.set(parsed.items[index]!.id, parsed.indexes[index]!);
     for (const copy of parsed.duplicates) firstIndexById.set(copy.item.id, copy.firstIndex);
     this.#previous = { inputs: inputs.slice(), prepared, firstIndexById, inInputOrder, lastTime: lastTimeOf(parsed.items, parsed.items.length), groups };
     return prepared;
