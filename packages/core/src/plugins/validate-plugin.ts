@@ -7,6 +7,7 @@ import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
 import type { Rule } from "../spec/rule.js";
 import { checkRules } from "../validation/check-rules.js";
+import { ItemRuleChecker } from "../validation/item-rule-checker.js";
 import { itemRules } from "../validation/item-rules.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
@@ -53,8 +54,13 @@ export class ValidatePlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     const rules = this.#options.rules ?? itemRules;
+    // The built-in rules resume from the last build's list; rules of the user's own run in full.
+    const checker = new ItemRuleChecker();
     pipeline.hooks.validate.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
-      for (const violation of checkRules(rules, items, { model: context.model })) context.issue(violation);
+      const scanned = checker.check(rules, items);
+      for (const rule of rules) {
+        for (const violation of scanned.get(rule) ?? checkRules([rule], items, { model: context.model })) context.issue(violation);
+      }
     });
   }
 }
