@@ -89,9 +89,9 @@ export class ItemRuleChecker {
   }
 
   #report(ruleId: string, at: number, violation: RuleViolationInput): void {
-    let list = this.#found.get(ruleId);
-    if (list === undefined) this.#found.set(ruleId, (list = []));
-    list.push({ at, violation });
+    const list = this.#found.get(ruleId);
+    if (list === undefined) this.#found.set(ruleId, [{ at, violation }]);
+    else list.push({ at, violation });
   }
 
   #reportUnanswered(open: OpenBlock, items: Items, add: (violation: RuleViolationInput) => void): void {
