@@ -1,5 +1,6 @@
 // How the OpenAI rules read a request: it may be anything a user built by hand, so every field is
 // looked at as an unknown value, and every message carries its path for the violations it causes.
+import { checkedFrom } from "../../validation/checked-from.js";
 
 export type JsonRecord = { readonly [key: string]: unknown };
 
@@ -67,7 +68,9 @@ export function messageViewsOf(request: unknown): MessageView[] | undefined {
   const messages = request.messages as unknown[];
   const cached = viewCache.get(request);
   if (cached !== undefined && stillValid(cached.messages, messages)) return cached.views;
-  const views = Array.from(messages, viewOf);
+  const from = checkedFrom(request);
+  const views: MessageView[] = [];
+  for (let index = from; index < messages.length; index++) views.push(viewOf(messages[index], index));
   viewCache.set(request, { messages: [...messages], views });
   return views;
 }
@@ -80,7 +83,9 @@ export function at(message: MessageView, suffix = ""): { path: string; messageIn
 /** The messages that answer `message`'s calls: the run of tool messages straight after it. */
 export function toolRunAfter(messages: ReadonlyArray<MessageView>, message: MessageView): MessageView[] {
   const run: MessageView[] = [];
-  for (let index = message.index + 1; index < messages.length && messages[index]?.role === "tool"; index++) run.push(messages[index]!);
+  // The views may start after message 0 (see requestCheckedFrom): positions are relative to the first.
+  const offset = messages[0]?.index ?? 0;
+  for (let position = message.index - offset + 1; position < messages.length && messages[position]?.role === "tool"; position++) run.push(messages[position]!);
   return run;
 }
 

@@ -6,10 +6,10 @@ import { STAGE } from "../../pipeline/stage.js";
 import { parsePluginOptions } from "../../plugins/parse-plugin-options.js";
 import type { Item } from "../../model/item.js";
 import type { Tokenizer } from "../../spec/tokenizer.js";
-import { checkRules } from "../../validation/check-rules.js";
 import { countOpenAIChatMessageTokens, countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
 import type { OpenAIChatMessage, OpenAIChatRequest } from "./openai-chat-request.js";
 import { openAIChatRules } from "./openai-chat-rules.js";
+import { OpenAIRequestChecker } from "./openai-request-checker.js";
 import { rejectsSystemRole } from "./rejects-system-role.js";
 import { renderOpenAIChatMessage } from "./render-openai-chat-message.js";
 import { deepFreeze } from "../../model/deep-freeze.js";
@@ -72,8 +72,10 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
       }
       return { request, tokenCount: countOpenAIChatTokens(request, context.tokenizer, messageTokens), messageCount: messages.length, messageIndexById };
     });
+    // Resumes from the last request checked, when the new one shares its first messages.
+    const checker = new OpenAIRequestChecker();
     pipeline.hooks.validateRequest.for("openai").tap(tap, (request, context) => {
-      for (const violation of checkRules(openAIChatRules, request, { model: context.model })) context.issue(violation);
+      for (const violation of checker.check(openAIChatRules, request, { model: context.model })) context.issue(violation);
     });
   }
 

@@ -1,0 +1,76 @@
+// Checks rendered OpenAI requests against the rule table, reusing the last check: an agent loop's
+// request is last turn's request (the same frozen message objects) with a few messages at the end.
+// Most rules are about one message or one assistant message and the tool messages answering it, so
+// what they found before the last shared non-tool message still holds; they read only the messages
+// from there on. The rules about the whole list (not empty, ends on user, ids unique) read it all.
+// The result is exactly what checkRules(openAIChatRules, request) gives.
+import type { Rule, RuleEnv, RuleViolation } from "../../spec/rule.js";
+import { checkRules } from "../../validation/check-rules.js";
+import { requestCheckedFrom } from "../../validation/checked-from.js";
+import { isRecord } from "./openai-chat-message-view.js";
+import { openAIChatRules } from "./openai-chat-rules.js";
+
+/** Rules whose findings depend on the request as a whole, not on one run of messages. */
+const WHOLE_REQUEST = new Set(["OAI-001", "OAI-017", "OAI-018", "OAI-019", "OAI-020"]);
+const LOCAL: ReadonlySet<Rule<unknown>> = new Set(openAIChatRules.filter((rule) => !WHOLE_REQUEST.has(rule.id)));
+
+const isTool = (message: unknown) => isRecord(message) && message.role === "tool";
+
+interface Previous {
+  readonly messages: ReadonlyArray<unknown>;
+  readonly rules: ReadonlyArray<Rule<unknown>>;
+  readonly model: string | undefined;
+  readonly found: ReadonlyMap<Rule<unknown>, ReadonlyArray<RuleViolation>>;
+}
+
+export class OpenAIRequestChecker {
+  #previous: Previous | undefined;
+
+  check(rules: ReadonlyArray<Rule<unknown>>, request: unknown, env: RuleEnv = {}): RuleViolation[] {
+    const previous = this.#previous;
+    this.#previous = undefined;
+    if (!isRecord(request) || !Array.isArray(request.messages)) return checkRules(rules, request, env);
+    const messages = request.messages as ReadonlyArray<unknown>;
+    const from = previous !== undefined && previous.rules === rules && previous.model === env.model ? resumeAt(previous.messages, messages) : 0;
+    const windowed = from > 0 ? requestCheckedFrom(request, from) : request;
+
+    const violations: RuleViolation[] = [];
+    const found = new Map<Rule<unknown>, RuleViolation[]>();
+    for (const rule of rules) {
+      if (!LOCAL.has(rule)) {
+        violations.push(...checkRules([rule], request, env));
+        continue;
+      }
+      const fresh = checkRules([rule], windowed, env);
+      const kept = from === 0 ? [] : (previous!.found.get(rule) ?? []).filter((violation) => violation.messageIndex !== undefined && violation.messageIndex < from);
+      const merged = kept.length === 0 ? fresh : inRequestOrder(kept, fresh);
+      found.set(rule, merged);
+      violations.push(...merged);
+    }
+    this.#previous = { messages: messages.slice(), rules, model: env.model, found };
+    return violations;
+  }
+}
+
+/**
+ * The first message the rules must read again: the last non-tool message at or before the first
+ * difference, so that no run of tool messages crosses it, in this request or the last one.
+ */
+function resumeAt(before: ReadonlyArray<unknown>, messages: ReadonlyArray<unknown>): number {
+  let shared = 0;
+  const limit = Math.min(before.length, messages.length);
+  // Only frozen messages are known not to have changed since they were checked.
+  while (shared < limit && messages[shared] === before[shared] && Object.isFrozen(messages[shared])) shared++;
+  for (let from = Math.min(shared, messages.length - 1); from > 0; from--) {
+    if (isTool(messages[from])) continue;
+    if (from < shared || from >= before.length || !isTool(before[from])) return from;
+  }
+  return 0;
+}
+
+/** Kept findings about earlier messages go after what the rule found in fields before `messages`. */
+function inRequestOrder(kept: ReadonlyArray<RuleViolation>, fresh: ReadonlyArray<RuleViolation>): RuleViolation[] {
+  const firstAfter = fresh.findIndex((violation) => violation.messageIndex !== undefined || violation.path?.startsWith("tools") === true);
+  const split = firstAfter === -1 ? fresh.length : firstAfter;
+  return [...fresh.slice(0, split), ...kept, ...fresh.slice(split)];
+}
