@@ -1,0 +1,76 @@
+// One item as one section of the transcript: a heading that says who spoke or what happened, then
+// the text. Prose stays prose; JSON, tool output and anything meant to be read verbatim is fenced.
+import { type Item, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
+import { fence } from "./fence.js";
+
+function looksLikeJson(text: string): boolean {
+  const trimmed = text.trim();
+  if (!/^[[{]/.test(trimmed)) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Prose as written, JSON fenced so it keeps its layout. */
+function body(text: string): string {
+  return looksLikeJson(text) ? fence(text, "json") : text;
+}
+
+function section(heading: string, ...parts: ReadonlyArray<string>): string {
+  return [`### ${heading}`, ...parts.filter((part) => part.trim().length > 0)].join("\n\n");
+}
+
+/** Inline code that the name cannot break out of. */
+function code(name: string): string {
+  const ticks = "`".repeat(Math.max(1, ...(name.match(/`+/g) ?? []).map((run) => run.length + 1)));
+  const pad = name.startsWith("`") || name.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${name}${pad}${ticks}`;
+}
+
+export function renderMarkdownSection(item: Item): string {
+  switch (item.type) {
+    case "system":
+      return section(item.id === SYSTEM_PROMPT_ID ? "System prompt" : "System note", item.text);
+    case "user": {
+      const attachments = (item.attachments ?? []).map((attachment) =>
+        attachment.type === "image" && !attachment.url.startsWith("data:") ? `![attachment](${attachment.url})` : `*(${attachment.type} attachment${attachment.type === "file" && attachment.filename !== undefined ? `: ${attachment.filename}` : ""})*`,
+      );
+      return section("User", body(item.text), ...attachments);
+    }
+    case "assistant": {
+      const calls = item.toolCalls.map((call) => `**${call.kind === "skill" ? "Skill" : "Tool"} call** ${code(call.name)} (${code(call.id)})\n\n${fence(call.arguments, "json")}`);
+      return section(item.clarification === true ? "Assistant asks" : "Assistant", body(item.text), ...calls);
+    }
+    case "tool-result": {
+      const what = `${item.kind === "skill" ? "skill" : "tool"} result ${code(item.toolName ?? "unknown")} (${code(item.callId)})`;
+      return section(item.isError ? `Failed ${what}` : what.charAt(0).toUpperCase() + what.slice(1), fence(item.output));
+    }
+    case "error":
+      return section(`Error${item.code === undefined ? "" : ` ${code(item.code)}`}`, item.text);
+    case "summary":
+      return section("Summary of earlier conversation", item.text);
+    case "subagent-spawn":
+      return section(`Spawned subagent ${code(item.subagentId)}${item.agentType === undefined ? "" : ` (${item.agentType})`}`, body(item.text));
+    case "subagent-message":
+      return section(`To subagent ${code(item.subagentId)}`, body(item.text));
+    case "subagent-result":
+      return section(`${item.success ? "Result" : "Failure"} from subagent ${code(item.subagentId)}`, body(item.text));
+    case "parent-message":
+      return section(`From parent agent ${code(item.parentAgentId)}`, body(item.text));
+    case "todo-update":
+      return section("Todo list", body(item.text));
+    case "thinking":
+      return section("Thinking", item.text);
+    case "user-intervention":
+      return section("User interjects", item.text);
+    case "task-completed":
+      return section("Task completed", body(item.text));
+    case "task-abandoned":
+      return section(`Task abandoned${item.reason === undefined ? "" : `: ${item.reason}`}`, body(item.text));
+    case "task-terminated":
+      return section(`Task terminated${item.terminatedBy === undefined ? "" : ` by ${item.terminatedBy}`}`, body(item.text));
+  }
+}
