@@ -1,0 +1,151 @@
+import { describe, expect, test } from "vitest";
+import { agentToolPolicy, completedRun, firstStepRun, persona, precompiled, runningRun, systemToolPolicy } from "./__fixtures__/prompt-inputs.js";
+import { composeSystemPrompt, composeSystemSections, type SystemPromptInput } from "./index.js";
+
+// Golden files: the exact prompt for each mode, with and without persona, policy, precompiled
+// prompt and run context, and the post-completion profile. `vitest -u` rewrites them; review the diff.
+const GOLDEN: ReadonlyArray<readonly [string, SystemPromptInput]> = [
+  ["chat", { mode: "chat" }],
+  ["chat-persona", { mode: "chat", agent: persona }],
+  ["chat-policy", { mode: "chat", systemToolPolicy }],
+  ["chat-persona-policy", { mode: "chat", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy }],
+  ["chat-precompiled", { mode: "chat", agent: precompiled }],
+  ["agent", { mode: "agent" }],
+  ["agent-persona", { mode: "agent", agent: persona }],
+  ["agent-policy", { mode: "agent", toolPolicy: agentToolPolicy }],
+  ["agent-persona-policy", { mode: "agent", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy }],
+  ["agent-precompiled-policy", { mode: "agent", agent: precompiled, toolPolicy: agentToolPolicy }],
+  ["run", { mode: "run" }],
+  ["run-persona-policy", { mode: "run", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy }],
+  ["run-directive", { mode: "run", runContext: runningRun }],
+  ["run-directive-first-step", { mode: "run", runContext: firstStepRun }],
+  ["run-directive-persona-policy", { mode: "run", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy, runContext: runningRun }],
+  ["run-directive-precompiled", { mode: "run", agent: precompiled, runContext: runningRun }],
+  ["run-completed", { mode: "run", runContext: completedRun }],
+  ["run-completed-persona-policy", { mode: "run", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy, runContext: completedRun }],
+];
+
+describe("composeSystemPrompt golden prompts", () => {
+  test.for(GOLDEN)("%s", async ([name, input]) => {
+    await expect(`${composeSystemPrompt(input)}\n`).toMatchFileSnapshot(`__fixtures__/${name}.prompt.md`);
+  });
+});
+
+describe("seed 000's layout", () => {
+  // With the templates that extend the policy and directive sections emptied, what is left is seed
+  // 000's sketch line for line.
+  const bare = { templates: { "tool-policy": "", "run-directive-protocol": "", "base-rules-run": "RUN RULES" } };
+
+  test("sections in seed order, joined by ---", () => {
+    const prompt = composeSystemPrompt({ mode: "run", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy, runContext: runningRun }, bare);
+    expect(prompt).toBe(
+      [
+        "# Mode: RUN",
+        "RUN RULES",
+        [
+          "## Tool Policy",
+          "Allowed categories: fs, project, ui",
+          "Denied categories: network",
+          "Allowed tools: fs.read, fs.apply_patch",
+          "Denied tools: shell.exec",
+          "",
+          "### Custom Rules",
+          "- Write only inside the project root.",
+          "- Confirm with the user before publishing.",
+        ].join("\n"),
+        [
+          "## Agent Persona",
+          "**Name:** Rhea",
+          "**Role:** Release manager",
+          "**Identity:** Ships versioned packages for a TypeScript monorepo and keeps the changelog honest.",
+          "**Communication Style:** Short, numbered steps; states risks first.",
+          "",
+          "**Principles:**",
+          "- Never publish from a dirty working tree.",
+          "- Every change has a changeset.",
+          "- Ask before anything irreversible.",
+        ].join("\n"),
+        [
+          "## Run Directive",
+          "**Package:** release-kit",
+          "**Workflow:** ship-a-release",
+          "**Current Step:** Write the changelog (changelog)",
+          "",
+          "### Step Instruction",
+          "Collect the pending changesets and write the release notes to CHANGELOG.md.",
+          "Group them by package.",
+          "",
+          "**Completed Steps:** Check the working tree → Run the tests",
+          "",
+          "### Available Transitions",
+          "- **notes written** → publish (default)",
+          "- **changesets missing** → collect-changesets",
+        ].join("\n"),
+      ].join("\n\n---\n\n"),
+    );
+  });
+
+  test("agent mode uses the chat base rules; run mode its own", () => {
+    const templates = { "base-rules-chat": "CHAT RULES", "base-rules-run": "RUN RULES" };
+    expect(composeSystemPrompt({ mode: "agent" }, { templates })).toBe("# Mode: AGENT\n\n---\n\nCHAT RULES");
+    expect(composeSystemPrompt({ mode: "chat" }, { templates })).toBe("# Mode: CHAT\n\n---\n\nCHAT RULES");
+    expect(composeSystemPrompt({ mode: "run" }, { templates })).toBe("# Mode: RUN\n\n---\n\nRUN RULES");
+  });
+
+  test("a precompiled systemPrompt replaces the persona verbatim; a blank one does not", () => {
+    const templates = { "base-rules-chat": "" };
+    expect(composeSystemPrompt({ mode: "agent", agent: precompiled }, { templates })).toBe(`# Mode: AGENT\n\n---\n\n${precompiled.systemPrompt}`);
+    expect(composeSystemPrompt({ mode: "agent", agent: { id: "a", name: "Ada", role: "Reviewer", systemPrompt: " \n " } }, { templates })).toBe(
+      "# Mode: AGENT\n\n---\n\n## Agent Persona\n**Name:** Ada\n**Role:** Reviewer",
+    );
+  });
+});
+
+describe("sections", () => {
+  test("each section has a stable id and order; empty ones are left out", () => {
+    const ids = (input: SystemPromptInput) => composeSystemSections(input).map((section) => [section.id, section.order]);
+    expect(ids({ mode: "chat", toolPolicy: { allowedTools: [], customRules: [] } })).toEqual([
+      ["mode", -500],
+      ["base-rules", -400],
+    ]);
+    expect(ids({ mode: "run", agent: persona, toolPolicy: agentToolPolicy, runContext: runningRun })).toEqual([
+      ["mode", -500],
+      ["base-rules", -400],
+      ["tool-policy", -300],
+      ["persona", -200],
+      ["run-directive", -100],
+    ]);
+  });
+
+  test("key order and object identity do not matter, only values", () => {
+    const reordered: SystemPromptInput = {
+      runContext: { graph: runningRun.graph!, state: runningRun.state!, currentStep: { instruction: runningRun.currentStep.instruction, name: runningRun.currentStep.name, id: runningRun.currentStep.id }, workflowName: runningRun.workflowName, packageName: runningRun.packageName },
+      agent: Object.fromEntries(Object.entries(persona).reverse()) as typeof persona,
+      mode: "run",
+    };
+    expect(composeSystemPrompt(reordered)).toBe(composeSystemPrompt({ mode: "run", agent: persona, runContext: runningRun }));
+  });
+
+  test("a run context outside run mode gives no run directive (seed 000)", () => {
+    expect(composeSystemPrompt({ mode: "agent", runContext: runningRun })).toBe(composeSystemPrompt({ mode: "agent" }));
+  });
+
+  test("the post-completion profile carries no current step, instruction or transitions", () => {
+    const prompt = composeSystemPrompt({ mode: "run", runContext: completedRun });
+    for (const text of ["Current Step", "Step Instruction", "Write the changelog (changelog)", "Collect the pending changesets", "Available Transitions", "notes written", "(default)"]) {
+      expect(prompt).not.toContain(text);
+    }
+    expect(prompt).toContain("**Workflow Status:** completed");
+    expect(prompt).toContain("**Completed Steps:** Check the working tree → Run the tests → Write the changelog → Publish");
+  });
+
+  test("a completed run needs no current step", () => {
+    const { currentStep: _step, graph: _graph, ...withoutStep } = completedRun;
+    expect(composeSystemPrompt({ mode: "run", runContext: withoutStep })).toBe(composeSystemPrompt({ mode: "run", runContext: completedRun }));
+  });
+
+  test("overridden templates replace the defaults; trailing whitespace is trimmed", () => {
+    const prompt = composeSystemPrompt({ mode: "chat", toolPolicy: { deniedTools: ["shell.exec"] } }, { templates: { "base-rules-chat": "Be kind.\n\n", "tool-policy": "Denied means denied.\n" } });
+    expect(prompt).toBe("# Mode: CHAT\n\n---\n\nBe kind.\n\n---\n\n## Tool Policy\nDenied tools: shell.exec\n\nDenied means denied.");
+  });
+});

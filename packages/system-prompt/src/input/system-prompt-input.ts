@@ -1,0 +1,17 @@
+// Everything the composed system prompt depends on, in seed 000's shape.
+import type { AgentInfo } from "./agent-info.js";
+import type { RunContext } from "./run-context.js";
+import type { SessionMode } from "./session-mode.js";
+import type { ToolPolicyConfig } from "./tool-policy-config.js";
+
+export interface SystemPromptInput {
+  readonly mode: SessionMode;
+  /** The persona section, or the agent's precompiled systemPrompt in its place. */
+  readonly agent?: AgentInfo;
+  /** The agent-level tool policy (seed 000's toolPolicy, mapped from the agent's tools). */
+  readonly toolPolicy?: ToolPolicyConfig;
+  /** The system-level tool policy, merged with the agent-level one; a deny at either level wins. */
+  readonly systemToolPolicy?: ToolPolicyConfig;
+  /** Run mode only: the run directive. Ignored (with a warning from the plugin) in chat and agent mode. */
+  readonly runContext?: RunContext;
+}
