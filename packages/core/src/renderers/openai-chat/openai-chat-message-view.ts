@@ -33,6 +33,7 @@ export interface MessageView {
 // share most of their (frozen) messages with the previous one: views are kept per request and
 // reused only when every message is the same frozen object as when they were made.
 const viewCache = new WeakMap<object, { readonly messages: ReadonlyArray<unknown>; readonly views: MessageView[] }>();
+const frozenViews = new WeakMap<object, MessageView>();
 
 function viewOf(message: unknown, index: number): MessageView {
   const fields = isRecord(message) ? message : {};
@@ -70,7 +71,17 @@ export function messageViewsOf(request: unknown): MessageView[] | undefined {
   if (cached !== undefined && stillValid(cached.messages, messages)) return cached.views;
   const from = checkedFrom(request);
   const views: MessageView[] = [];
-  for (let index = from; index < messages.length; index++) views.push(viewOf(messages[index], index));
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index];
+    // A frozen message at the same index reads the same in any request: the next request reuses its view.
+    const frozen = typeof message === "object" && message !== null && Object.isFrozen(message);
+    let view = frozen ? frozenViews.get(message) : undefined;
+    if (view === undefined || view.index !== index) {
+      view = viewOf(message, index);
+      if (frozen) frozenViews.set(message, view);
+    }
+    views.push(view);
+  }
   viewCache.set(request, { messages: [...messages], views });
   return views;
 }
