@@ -21,7 +21,7 @@ export interface SystemSection {
 export function buildSystemSections(input: SystemPromptInput, templates: Templates): SystemSection[] {
   const sections: SystemSection[] = [
     { id: SYSTEM_PART_IDS.MODE, text: modeSection(input.mode), order: SYSTEM_PART_ORDER.MODE },
-    { id: SYSTEM_PART_IDS.BASE_RULES, text: baseRulesSection(input.mode, templates), order: SYSTEM_PART_ORDER.BASE_RULES },
+    { id: SYSTEM_PART_IDS.BASE_RULES, text: baseRulesSection(input.mode, input.runContext?.status, templates), order: SYSTEM_PART_ORDER.BASE_RULES },
     {
       id: SYSTEM_PART_IDS.TOOL_POLICY,
       text: toolPolicySection(mergeToolPolicies(input.systemToolPolicy, input.toolPolicy), templates),

@@ -15,6 +15,10 @@ const GOLDEN: ReadonlyArray<readonly [string, SystemPromptInput]> = [
   ["agent-policy", { mode: "agent", toolPolicy: agentToolPolicy }],
   ["agent-persona-policy", { mode: "agent", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy }],
   ["agent-precompiled-policy", { mode: "agent", agent: precompiled, toolPolicy: agentToolPolicy }],
+  [
+    "agent-policy-nothing-allowed",
+    { mode: "agent", toolPolicy: { allowedCategories: ["network"], allowedTools: ["shell.exec"] }, systemToolPolicy: { allowedCategories: ["fs"], deniedTools: ["shell.exec"] } },
+  ],
   ["run", { mode: "run" }],
   ["run-persona-policy", { mode: "run", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy }],
   ["run-directive", { mode: "run", runContext: runningRun }],
@@ -44,7 +48,7 @@ describe("seed 000's layout", () => {
         "RUN RULES",
         [
           "## Tool Policy",
-          "Allowed categories: fs, project, ui",
+          "Allowed categories: fs",
           "Denied categories: network",
           "Allowed tools: fs.read, fs.apply_patch",
           "Denied tools: shell.exec",
@@ -83,6 +87,12 @@ describe("seed 000's layout", () => {
         ].join("\n"),
       ].join("\n\n---\n\n"),
     );
+  });
+
+  test("an allow list left empty by the merge says (none): the restriction is not dropped", () => {
+    const templates = { "base-rules-chat": "", "tool-policy": "" };
+    const input: SystemPromptInput = { mode: "chat", systemToolPolicy: { allowedTools: ["fs.read"], allowedCategories: ["fs"] }, toolPolicy: { deniedTools: ["fs.read"], allowedCategories: ["ui"] } };
+    expect(composeSystemPrompt(input, { templates })).toBe("# Mode: CHAT\n\n---\n\n## Tool Policy\nAllowed categories: (none)\nAllowed tools: (none)\nDenied tools: fs.read");
   });
 
   test("agent mode uses the chat base rules; run mode its own", () => {
@@ -139,6 +149,17 @@ describe("sections", () => {
     expect(prompt).toContain("**Completed Steps:** Check the working tree → Run the tests → Write the changelog → Publish");
   });
 
+  test("a completed run gets its own base rules, with no step to work on; they are overridden by name", () => {
+    const templates = { "base-rules-run": "RUN RULES", "base-rules-run-completed": "DONE RULES", "run-directive-protocol-completed": "" };
+    const sections = (runContext: SystemPromptInput["runContext"]) =>
+      composeSystemSections({ mode: "run", ...(runContext && { runContext }) }, { templates }).find((section) => section.id === "base-rules")?.text;
+    expect(sections(completedRun)).toBe("DONE RULES");
+    expect(sections(runningRun)).toBe("RUN RULES");
+    expect(sections(undefined)).toBe("RUN RULES");
+    const prompt = composeSystemPrompt({ mode: "run", runContext: completedRun });
+    expect(prompt).not.toMatch(/current step only|later steps|step's instruction/i);
+  });
+
   test("a completed run needs no current step", () => {
     const { currentStep: _step, graph: _graph, ...withoutStep } = completedRun;
     expect(composeSystemPrompt({ mode: "run", runContext: withoutStep })).toBe(composeSystemPrompt({ mode: "run", runContext: completedRun }));
@@ -147,5 +168,36 @@ describe("sections", () => {
   test("overridden templates replace the defaults; trailing whitespace is trimmed", () => {
     const prompt = composeSystemPrompt({ mode: "chat", toolPolicy: { deniedTools: ["shell.exec"] } }, { templates: { "base-rules-chat": "Be kind.\n\n", "tool-policy": "Denied means denied.\n" } });
     expect(prompt).toBe("# Mode: CHAT\n\n---\n\nBe kind.\n\n---\n\n## Tool Policy\nDenied tools: shell.exec\n\nDenied means denied.");
+  });
+});
+
+describe("validation", () => {
+  test("unknown top-level keys are rejected, each named by its path", () => {
+    const input = { mode: "chat", tool_policy: { deniedTools: ["shell.exec"] }, agent: { ...persona, communication_style: "terse" } } as never;
+    for (const compose of [composeSystemPrompt, composeSystemSections]) {
+      expect(() => compose(input)).toThrow(
+        expect.objectContaining({ name: "SystemPromptInputError", fields: expect.arrayContaining(["tool_policy", "agent.communication_style"]), message: expect.stringContaining('"tool_policy"') }),
+      );
+    }
+  });
+
+  test("a step instruction must not be blank", () => {
+    const runContext = { ...runningRun, currentStep: { ...runningRun.currentStep, instruction: " \n\t" } };
+    expect(() => composeSystemPrompt({ mode: "run", runContext })).toThrow(
+      expect.objectContaining({ fields: ["runContext.currentStep.instruction"], message: expect.stringContaining("must not be blank") }),
+    );
+  });
+
+  test("at most one transition is the default", () => {
+    const edge = (label: string, isDefault: boolean) => ({ label, targetNodeId: label, isDefault });
+    const withEdges = (outgoingEdges: ReturnType<typeof edge>[]) => ({ mode: "run" as const, runContext: { ...runningRun, graph: { outgoingEdges } } });
+    expect(() => composeSystemPrompt(withEdges([edge("a", true), edge("b", false), edge("c", true), edge("d", true)]))).toThrow(
+      expect.objectContaining({
+        fields: ["runContext.graph.outgoingEdges.2.isDefault", "runContext.graph.outgoingEdges.3.isDefault"],
+        message: expect.stringContaining("at most one transition may be the default"),
+      }),
+    );
+    expect(() => composeSystemPrompt(withEdges([edge("a", false), edge("b", true)]))).not.toThrow();
+    expect(() => composeSystemPrompt(withEdges([edge("a", false), edge("b", false)]))).not.toThrow();
   });
 });

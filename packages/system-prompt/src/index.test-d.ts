@@ -70,7 +70,7 @@ describe("input types", () => {
   });
 
   test("templates are overridden by name", () => {
-    expectTypeOf<TemplateName>().toEqualTypeOf<"base-rules-chat" | "base-rules-run" | "tool-policy" | "run-directive-protocol" | "run-directive-protocol-completed">();
+    expectTypeOf<TemplateName>().toEqualTypeOf<"base-rules-chat" | "base-rules-run" | "base-rules-run-completed" | "tool-policy" | "run-directive-protocol" | "run-directive-protocol-completed">();
     expectTypeOf({ "base-rules-chat": "Be kind." }).toExtend<TemplateOverrides>();
     // @ts-expect-error an unknown template name
     new SystemPromptPlugin({ templates: { "base-rules": "x" } });

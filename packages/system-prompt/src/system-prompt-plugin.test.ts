@@ -81,6 +81,14 @@ describe("SystemPromptPlugin in a pipeline", () => {
     );
   });
 
+  test("a user prompt passed with the user-prompt id is reported under it, after the run directive", async () => {
+    const result = await buildWith(systemPromptPlugins(), history, { ...runInput, system: [{ id: SYSTEM_PART_IDS.USER_PROMPT, text: "Answer in English." }] });
+    expect(result.report.systemParts.slice(-2).map((part) => [part.id, part.order])).toEqual([
+      ["run-directive", SYSTEM_PART_ORDER.RUN_DIRECTIVE],
+      ["user-prompt", SYSTEM_PART_ORDER.USER_PROMPT],
+    ]);
+  });
+
   test("constructor inputs apply to every build; a build's own inputs replace them field by field", async () => {
     const plugins = systemPromptPlugins({ mode: "agent", agent: persona, systemToolPolicy });
     const agentTurn = await buildWith(plugins, history, {});
@@ -107,6 +115,19 @@ describe("SystemPromptPlugin in a pipeline", () => {
     const result = await buildWith(systemPromptPlugins(), history, { mode: "chat", runContext: runningRun });
     expect(result.request.messages[0]?.content).toBe(composeSystemPrompt({ mode: "chat" }));
     expect(result.report.warnings).toEqual(["[SystemPromptPlugin] runContext is ignored in chat mode: the run directive is for run mode only"]);
+  });
+
+  test("run mode without a run context warns: the model is not told where the run stands", async () => {
+    const result = await buildWith(systemPromptPlugins(), history, { mode: "run", agent: persona });
+    expect(result.request.messages[0]?.content).toBe(composeSystemPrompt({ mode: "run", agent: persona }));
+    expect(result.report.warnings).toEqual(["[SystemPromptPlugin] run mode without a runContext: the prompt has no run directive, so the model is not told where the run stands"]);
+    const withRun = await buildWith(systemPromptPlugins(), history, { mode: "run", runContext: runningRun });
+    expect(withRun.report.warnings).toEqual([]);
+  });
+
+  test("build options keep other plugins' fields: only the prompt's own inputs are checked strictly", async () => {
+    const result = await buildWith(systemPromptPlugins(), history, { mode: "chat", someOtherPluginOption: true } as never);
+    expect(result.request.messages[0]?.content).toBe(composeSystemPrompt({ mode: "chat" }));
   });
 
   test("registered alone, without the --- separator, it warns", async () => {
@@ -152,12 +173,12 @@ describe("invalid input", () => {
   test("a misspelt agent field is named, not silently dropped", async () => {
     const agent = { ...persona, communication_style: "terse" };
     const error = await buildWith(systemPromptPlugins(), history, { mode: "agent", agent }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ cause: { fields: ["agent"], message: expect.stringContaining('Unrecognized key: "communication_style"') } });
+    expect(error).toMatchObject({ cause: { fields: ["agent.communication_style"], message: expect.stringContaining('Unrecognized key: "communication_style"') } });
   });
 
   test("bad constructor options throw at once", () => {
     expect(() => new SystemPromptPlugin({ templates: { "base-rules-cht": "x" } as never, runContext: { packageName: "p", workflowName: "" } as never })).toThrow(
-      expect.objectContaining({ name: "SystemPromptInputError", plugin: "SystemPromptPlugin", fields: ["runContext.workflowName", "runContext.currentStep", "templates"] }),
+      expect.objectContaining({ name: "SystemPromptInputError", plugin: "SystemPromptPlugin", fields: ["runContext.workflowName", "runContext.currentStep", "templates.base-rules-cht"] }),
     );
   });
 
@@ -165,7 +186,7 @@ describe("invalid input", () => {
     expect(() => composeSystemSections({ mode: "debug" } as never)).toThrow(
       expect.objectContaining({ name: "SystemPromptInputError", plugin: "composeSystemSections()", fields: ["mode"], message: expect.stringContaining('must be "chat", "agent" or "run"') }),
     );
-    expect(() => composeSystemSections({ mode: "chat" }, { templates: { "tool-polcy": "" } as never })).toThrow(expect.objectContaining({ fields: ["templates"] }));
+    expect(() => composeSystemSections({ mode: "chat" }, { templates: { "tool-polcy": "" } as never })).toThrow(expect.objectContaining({ fields: ["templates.tool-polcy"] }));
   });
 });
 

@@ -8,7 +8,7 @@ import type { AgentInfo } from "./input/agent-info.js";
 import type { RunContext } from "./input/run-context.js";
 import type { SessionMode } from "./input/session-mode.js";
 import type { SystemPromptInput } from "./input/system-prompt-input.js";
-import { systemPromptDefaultsSchema, systemPromptInputSchema } from "./input/system-prompt-input-schema.js";
+import { buildOptionsInputSchema, systemPromptDefaultsSchema } from "./input/system-prompt-input-schema.js";
 import type { ToolPolicyConfig } from "./input/tool-policy-config.js";
 import { parseOrThrow } from "./parse-or-throw.js";
 import { SECTION_SEPARATOR } from "./section-separator.js";
@@ -67,6 +67,7 @@ export class SystemPromptPlugin implements PipelinePlugin {
       if (context.options.includeSystemPrompt === false) return undefined;
       const input = this.#inputOf(context);
       if (input.mode !== "run" && input.runContext !== undefined) context.warn(`runContext is ignored in ${input.mode} mode: the run directive is for run mode only`);
+      if (input.mode === "run" && input.runContext === undefined) context.warn("run mode without a runContext: the prompt has no run directive, so the model is not told where the run stands");
       for (const section of buildSystemSections(input, this.#templates)) context.system.add(section);
       return undefined;
     });
@@ -88,6 +89,6 @@ export class SystemPromptPlugin implements PipelinePlugin {
   #inputOf(context: StageContext): SystemPromptInput {
     const options: Readonly<Record<string, unknown>> = context.options;
     const merged = Object.fromEntries(INPUT_FIELDS.map((field) => [field, options[field] ?? this.#defaults[field]]));
-    return parseOrThrow(PLUGIN_NAME, systemPromptInputSchema, merged) as SystemPromptInput;
+    return parseOrThrow(PLUGIN_NAME, buildOptionsInputSchema, merged) as SystemPromptInput;
   }
 }

@@ -36,11 +36,13 @@ describe("promises", () => {
         const runContext = { packageName: "p", workflowName: "w", status: "completed" as const, currentStep: step, graph: { outgoingEdges } };
         const prompt = composeSystemPrompt({ mode: "run", agent, toolPolicy, runContext });
         expect(prompt).not.toMatch(/9f2c|Current Step|Step Instruction|Available Transitions/);
+        // Nor any rule telling the model to work on a step: the run is over.
+        expect(prompt).not.toMatch(/current step only|later steps|step's instruction|when the step needs|carry out the step/i);
       }),
     );
   });
 
-  test("merged tool policies: a deny at either level wins, and nothing allowed is lost otherwise", () => {
+  test("merged tool policies: the system level is a ceiling, a deny at either level wins, and a restriction is never lost", () => {
     fc.assert(
       fc.property(fc.option(arbitraryToolPolicy, { nil: undefined }), fc.option(arbitraryToolPolicy, { nil: undefined }), (systemLevel, agentLevel) => {
         const merged = mergeToolPolicies(systemLevel, agentLevel);
@@ -49,12 +51,22 @@ describe("promises", () => {
           ["allowedTools", "deniedTools"],
         ] as const) {
           const deniedAnywhere = new Set([...(systemLevel?.[denied] ?? []), ...(agentLevel?.[denied] ?? [])]);
-          const allowedAnywhere = new Set([...(systemLevel?.[allowed] ?? []), ...(agentLevel?.[allowed] ?? [])]);
+          const given = [systemLevel?.[allowed], agentLevel?.[allowed]].filter((list) => list !== undefined && list.length > 0);
           expect(new Set(merged[denied] ?? [])).toEqual(deniedAnywhere);
-          expect(new Set(merged[allowed] ?? [])).toEqual(new Set([...allowedAnywhere].filter((entry) => !deniedAnywhere.has(entry))));
+          if (given.length === 0) {
+            expect(merged[allowed]).toBeUndefined();
+          } else {
+            // Allowed by every level that gave a list, denied by none.
+            const expected = [...new Set(given[0])].filter((entry) => given.every((list) => list?.includes(entry)) && !deniedAnywhere.has(entry));
+            expect(merged[allowed]).toEqual(expected);
+            const line = allowed === "allowedTools" ? "Allowed tools" : "Allowed categories";
+            expect(composeSystemPrompt({ mode: "chat", ...(systemLevel && { systemToolPolicy: systemLevel }), ...(agentLevel && { toolPolicy: agentLevel }) })).toContain(
+              `\n${line}: ${expected.length > 0 ? expected.join(", ") : "(none)"}\n`,
+            );
+          }
         }
-        for (const list of Object.values(merged)) {
-          expect(list.length).toBeGreaterThan(0);
+        for (const [key, list] of Object.entries(merged)) {
+          if (!key.startsWith("allowed")) expect(list.length).toBeGreaterThan(0);
           expect(new Set(list).size).toBe(list.length);
         }
       }),

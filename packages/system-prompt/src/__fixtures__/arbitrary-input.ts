@@ -15,12 +15,12 @@ export const arbitraryToolPolicy: fc.Arbitrary<ToolPolicyConfig> = fc.record(
   { requiredKeys: [] },
 );
 
-export const arbitraryStep: fc.Arbitrary<RunStep> = fc.record({ id: text, name: text, instruction: fc.string() });
+export const arbitraryStep: fc.Arbitrary<RunStep> = fc.record({ id: text, name: text, instruction: fc.string().filter((instruction) => instruction.trim().length > 0) });
 
-export const arbitraryTransitions: fc.Arbitrary<RunTransition[]> = fc.array(
-  fc.record({ label: text, targetNodeId: text, isDefault: fc.boolean() }, { requiredKeys: ["label", "targetNodeId"] }),
-  { maxLength: 3 },
-);
+/** Up to three transitions, at most one of them the default. */
+export const arbitraryTransitions: fc.Arbitrary<RunTransition[]> = fc
+  .tuple(fc.array(fc.record({ label: text, targetNodeId: text, isDefault: fc.constant(false) }, { requiredKeys: ["label", "targetNodeId"] }), { maxLength: 3 }), fc.nat())
+  .map(([edges, pick]) => edges.map((edge, index) => (edges.length > 0 && index === pick % (edges.length + 1) ? { ...edge, isDefault: true } : edge)));
 
 const runFields = {
   packageName: text,

@@ -28,7 +28,7 @@ export const toolPolicyConfigSchema = z.strictObject({
   customRules: z.array(z.string()).optional(),
 });
 
-const runStepSchema = z.strictObject({ id: name, name, instruction: z.string() });
+const runStepSchema = z.strictObject({ id: name, name, instruction: z.string().refine((text) => text.trim().length > 0, "must not be blank") });
 
 export const runContextSchema = z
   .strictObject({
@@ -57,6 +57,16 @@ export const runContextSchema = z
         message: 'required while the workflow is running; pass status: "completed" for the post-completion profile',
       });
     }
+    // Two defaults would leave the model to pick one: name every default after the first.
+    const edges = context.graph?.outgoingEdges ?? [];
+    const defaults = edges.flatMap((edge, index) => (edge.isDefault === true ? [index] : []));
+    for (const index of defaults.slice(1)) {
+      check.addIssue({
+        code: "custom",
+        path: ["graph", "outgoingEdges", index, "isDefault"],
+        message: `at most one transition may be the default; transition ${defaults[0]} already is`,
+      });
+    }
   });
 
 const inputFields = {
@@ -66,8 +76,11 @@ const inputFields = {
   runContext: runContextSchema.optional(),
 };
 
-/** The whole input of one composition. Not strict: it is read from build options, which carry other fields. */
-export const systemPromptInputSchema = z.object({ mode: sessionModeSchema, ...inputFields });
+/** The whole input of composeSystemPrompt / composeSystemSections: strict, like every object inside it. */
+export const systemPromptInputSchema = z.strictObject({ mode: sessionModeSchema, ...inputFields });
+
+/** The same input read from build options, which carry other plugins' fields: loose at the top level only. */
+export const buildOptionsInputSchema = z.object({ mode: sessionModeSchema, ...inputFields });
 
 /** The same fields as constructor defaults, each optional. */
 export const systemPromptDefaultsSchema = { mode: sessionModeSchema.optional(), ...inputFields };

@@ -2,32 +2,36 @@
 // source without reading any file. Compiles the package with its build config (emit only: type
 // checking is the typecheck task's job, and needs no built core here) and compares.
 import { execFile } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, expect, test } from "vitest";
 import { completedRun, persona, runningRun, systemToolPolicy } from "../__fixtures__/prompt-inputs.js";
 import * as source from "../index.js";
 
 const packageDir = new URL("../../", import.meta.url);
-// Inside the package, so the compiled code resolves @ctxpipe/core from the package's own
-// dependencies; outside node_modules, so vitest loads it like any other module.
-const outDir = new URL(`.built-package-test-${process.pid}/`, packageDir);
+// In the system's temporary directory, so a test run leaves nothing in the package. A node_modules
+// link to the package's own lets the compiled code resolve @ctxpipe/core and zod as it would there.
+const tempDir = mkdtempSync(join(tmpdir(), "ctxpipe-system-prompt-built-"));
+const outDir = join(tempDir, "dist");
 
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
 test("the compiled package composes byte-identical prompts", async () => {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
+  symlinkSync(new URL("node_modules", packageDir).pathname, join(tempDir, "node_modules"), "dir");
   const tsc = new URL("../../node_modules/.bin/tsc", packageDir).pathname;
-  await promisify(execFile)(tsc, ["-p", "tsconfig.build.json", "--outDir", outDir.pathname, "--declaration", "false", "--declarationMap", "false", "--sourceMap", "false", "--noCheck"], {
+  await promisify(execFile)(tsc, ["-p", "tsconfig.build.json", "--outDir", outDir, "--declaration", "false", "--declarationMap", "false", "--sourceMap", "false", "--noCheck"], {
     cwd: packageDir.pathname,
   });
-  const built = (await import(new URL("index.js", outDir).href)) as typeof source;
+  const built = (await import(pathToFileURL(join(outDir, "index.js")).href)) as typeof source;
   for (const input of [
     { mode: "chat" },
     { mode: "agent", agent: persona, systemToolPolicy },
     { mode: "run", agent: persona, runContext: runningRun },
     { mode: "run", runContext: completedRun },
+    { mode: "chat", systemToolPolicy: { allowedTools: ["fs.read"] }, toolPolicy: { allowedTools: ["git.diff"] } },
   ] as const) {
     expect(built.composeSystemPrompt(input)).toBe(source.composeSystemPrompt(input));
   }

@@ -12,8 +12,8 @@ test("the embedded module matches the .md files (run `pnpm templates` after edit
   expect(DEFAULT_TEMPLATE_FILES).toEqual(onDisk);
 });
 
-test("seed 000's four templates ship, with the completed-run protocol of seed 003", () => {
-  expect(TEMPLATE_NAMES).toEqual(["base-rules-chat", "base-rules-run", "run-directive-protocol", "run-directive-protocol-completed", "tool-policy"]);
+test("seed 000's four templates ship, with the completed-run rules and protocol of seed 003", () => {
+  expect(TEMPLATE_NAMES).toEqual(["base-rules-chat", "base-rules-run", "base-rules-run-completed", "run-directive-protocol", "run-directive-protocol-completed", "tool-policy"]);
   for (const name of TEMPLATE_NAMES) {
     expect(DEFAULT_TEMPLATES[name].length).toBeGreaterThan(0);
     expect(DEFAULT_TEMPLATES[name]).toBe(DEFAULT_TEMPLATE_FILES[name].trimEnd());
