@@ -7,6 +7,17 @@ export const CHUNK_TYPES = ["SYSTEM", "AGENT", "WORKFLOW", "DELEGATION", "ENVIRO
 
 export type ChunkType = (typeof CHUNK_TYPES)[number];
 
+/** Seed 001's enum spelling, so `excludeTypes: [ChunkType.OUTPUT]` reads as in the seed. */
+export const ChunkType: { readonly [Type in ChunkType]: Type } = {
+  SYSTEM: "SYSTEM",
+  AGENT: "AGENT",
+  WORKFLOW: "WORKFLOW",
+  DELEGATION: "DELEGATION",
+  ENVIRONMENT: "ENVIRONMENT",
+  WORKING_FLOW: "WORKING_FLOW",
+  OUTPUT: "OUTPUT",
+};
+
 /** The chunk types an item renders as, in output order; empty for the system prompt, which is no chunk. */
 export function chunkTypesOf(item: Item): ChunkType[] {
   switch (item.type) {

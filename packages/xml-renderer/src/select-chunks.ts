@@ -15,7 +15,8 @@ export interface Selection {
   readonly trimmed: Array<{ readonly item: Item; readonly reason: string }>;
 }
 
-// Ids ctxpipe reserves for items it synthesizes (a placeholder result for an interrupted call, say).
+// Ids ctxpipe reserves for items it synthesizes (the closing "Continue." turn, a placeholder result for
+// an interrupted call). Core keeps its RESERVED_ID_PREFIX internal, so the documented literal is used.
 const SYNTHESIZED = "ctxpipe:";
 
 export function selectChunks(items: ReadonlyArray<Item>, options: ResolvedXmlRenderOptions): Selection {
@@ -23,17 +24,20 @@ export function selectChunks(items: ReadonlyArray<Item>, options: ResolvedXmlRen
   const onlyIds = options.includeOnlyChunkIds;
   const sentCallIds = new Set<string>();
   for (const item of items) {
-    if (item.id === SYSTEM_PROMPT_ID) {
+    // The system prompt and what ctxpipe synthesized are no chunks: the selection options never
+    // touch them (a request must still end on a user turn), except that a placeholder result goes
+    // where its call goes, as it answers nothing without it.
+    if (item.id === SYSTEM_PROMPT_ID || item.id.startsWith(SYNTHESIZED)) {
+      if (item.type === "tool-result" && !sentCallIds.has(item.callId)) {
+        selection.leftOut.push({ item, reason: "placeholder result of a call that is left out" });
+        continue;
+      }
       selection.items.push(item);
       continue;
     }
     if (onlyIds !== undefined && !onlyIds.has(item.id)) {
-      // A synthesized result goes where its call goes.
-      const followsCall = item.id.startsWith(SYNTHESIZED) && item.type === "tool-result" && sentCallIds.has(item.callId);
-      if (!followsCall) {
-        selection.leftOut.push({ item, reason: "not in includeOnlyChunkIds" });
-        continue;
-      }
+      selection.leftOut.push({ item, reason: "not in includeOnlyChunkIds" });
+      continue;
     }
     if (!options.includeSystem && item.type === "system") {
       selection.leftOut.push({ item, reason: "includeSystem is false" });

@@ -13,6 +13,10 @@ import { findTagProblem } from "./xml-request-rules.js";
 const markupCharacters = fc.constantFrom("<", ">", "&", '"', "'", "/", "=", ";", "#", "x", "1", "a", "\n", "\r", "\t", " ", "amp", "lt", "quot", "user_message");
 const anyText = fc.oneof(fc.string({ unit: "binary", maxLength: 60 }), fc.string({ unit: markupCharacters, maxLength: 40 }));
 
+// What every XML parser does to the document before anything else (XML 1.0, section 2.11): "\r\n"
+// and a lone "\r" become "\n". Escaped output must survive it, so no raw "\r" may be left.
+const normalizeLineEnds = (document: string) => document.replace(/\r\n?/g, "\n");
+
 describe("escaping", () => {
   test("is reversible for text and for attribute values", () => {
     fc.assert(
@@ -23,10 +27,19 @@ describe("escaping", () => {
     );
   });
 
+  test("survives a parser's line-end normalization, carriage returns included", () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        expect(unescapeXml(normalizeLineEnds(escapeXmlText(text)))).toBe(text);
+        expect(unescapeXml(normalizeLineEnds(escapeXmlAttribute(text)))).toBe(text);
+      }),
+    );
+  });
+
   test("leaves no character that could start or end a tag, or leave a quoted attribute", () => {
     fc.assert(
       fc.property(anyText, (text) => {
-        expect(escapeXmlText(text)).not.toMatch(/[<>]/);
+        expect(escapeXmlText(text)).not.toMatch(/[<>\r]/);
         expect(escapeXmlAttribute(text)).not.toMatch(/[<>"\n\r\t]/);
       }),
     );
@@ -87,7 +100,8 @@ describe("rendered conversations", () => {
         for (const message of messages) {
           expect(findTagProblem(message.content)).toBeUndefined();
           // Every rendered chunk is a sequence of whole elements: nothing outside them but separators.
-          const rest = message.content.replace(ELEMENT, (_whole, _tag, attributes: string, body: string) => {
+          // Read as a parser reads it, after line-end normalization.
+          const rest = normalizeLineEnds(message.content).replace(ELEMENT, (_whole, _tag, attributes: string, body: string) => {
             bodies.push(unescapeXml(body));
             for (const [, , value] of attributes.matchAll(ATTRIBUTE)) values.push(unescapeXml(value!));
             return "";

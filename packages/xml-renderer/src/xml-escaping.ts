@@ -2,14 +2,16 @@
 // open a tag; attribute values never contain a raw quote. Every "&" is escaped too, which makes the
 // escaping reversible: unescapeXml(escapeXmlText(text)) === text for every string.
 
-const TEXT_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+// "\r" is escaped in text too: XML parsers turn a raw "\r\n" or "\r" into "\n", so only a character
+// reference carries it through.
+const TEXT_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;" };
 // Line breaks and tabs are escaped in attributes because XML parsers turn them into spaces there.
-const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { ...TEXT_ESCAPES, '"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;" };
+const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { ...TEXT_ESCAPES, '"': "&quot;", "\n": "&#10;", "\t": "&#9;" };
 const NAMED: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
 /** Escapes text for the inside of an element. */
 export function escapeXmlText(text: string): string {
-  return text.replace(/[&<>]/g, (character) => TEXT_ESCAPES[character]!);
+  return text.replace(/[&<>\r]/g, (character) => TEXT_ESCAPES[character]!);
 }
 
 /** Escapes a value for a double-quoted attribute. */

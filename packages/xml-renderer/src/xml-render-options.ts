@@ -14,12 +14,28 @@ export const xmlRenderOptionsSchema = z.strictObject({
   includeOnlyChunkIds: z.array(z.string()).optional(),
 });
 
+/**
+ * The per-build `xml` options: the selection options, plus seed 001's `systemPrompt`, an alias of core's
+ * `system` build option (give one of them; both is an error). Not a plugin option: a system prompt is
+ * per build.
+ */
+export const xmlBuildOptionsSchema = xmlRenderOptionsSchema.extend({
+  /** Seed 001's name for the system prompt; the same as the build option `system: "…"`. */
+  systemPrompt: z.string().optional(),
+});
+
 /** What xmlRenderOptionsSchema accepts, with read-only lists so `as const` arrays can be passed. */
 export interface XmlRenderOptions {
   readonly includeSystem?: boolean | undefined;
   readonly includeEnvironment?: boolean | undefined;
   readonly excludeTypes?: ReadonlyArray<ChunkType> | undefined;
   readonly includeOnlyChunkIds?: ReadonlyArray<string> | undefined;
+}
+
+/** What xmlBuildOptionsSchema accepts: `build(items, { renderer: "xml", xml: { … } })`. */
+export interface XmlBuildOptions extends XmlRenderOptions {
+  /** Seed 001's name for the system prompt; the same as the build option `system: "…"`. */
+  readonly systemPrompt?: string | undefined;
 }
 
 /** The options with their defaults filled in. */

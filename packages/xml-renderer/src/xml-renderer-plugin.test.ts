@@ -2,6 +2,8 @@ import { CtxpipeError, createPipeline, FilterPlugin, type ItemInput, importMemor
 import { buildWith, conversationFixture, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import type { ChunkRenderer } from "./chunk-renderer.js";
+import { SYSTEM_CONTEXT_DEFAULT_PRIORITY } from "./chunk-renderers/system-chunk-renderer.js";
+import { ChunkType } from "./chunk-type.js";
 import { countXmlTokens } from "./count-xml-tokens.js";
 import { xmlElement } from "./xml-element.js";
 import { XmlRendererPlugin } from "./xml-renderer-plugin.js";
@@ -37,7 +39,7 @@ describe("XmlRendererPlugin", () => {
     const result = await buildWith(xml(), items, { renderer: "xml" });
     expect(result.request.messages).toEqual([
       { role: "user", content: '<user_message id="msg-0" role="user">\nWeather in Paris?\n</user_message>' },
-      { role: "assistant", content: '<tool_call id="msg-1" action="tool_call" tool="weather" call_id="call_1">\n{"city":"Paris"}\n</tool_call>' },
+      { role: "assistant", content: '<tool_call id="msg-1" action="tool_call" tool="weather" call_id="call_1" status="completed">\n{"city":"Paris"}\n</tool_call>' },
       { role: "user", content: '<tool_result id="msg-2" tool="weather" call_id="call_1" success="true">\n18°C\n</tool_result>' },
       { role: "assistant", content: '<assistant_response id="msg-3" role="assistant">\n18°C and sunny.\n</assistant_response>' },
       { role: "user", content: '<user_message id="msg-4" role="user">\nThanks!\n</user_message>' },
@@ -249,5 +251,111 @@ describe("bad options", () => {
     const plugin = new XmlRendererPlugin();
     await buildWith(xml(plugin), toolLoopFixture(), { renderer: "xml" });
     expect(() => plugin.registerRenderer({ canRender: () => false, getRole: () => "user", render: () => "" })).toThrow(/before the first build/);
+  });
+});
+
+describe("per-build options", () => {
+  test("are read afresh every build, so changing one reused object takes effect", async () => {
+    const pipeline = createPipeline({ plugins: xml() });
+    const options: { excludeTypes: Array<"OUTPUT" | "AGENT"> } = { excludeTypes: [] };
+    const items: ItemInput[] = [
+      { id: "u", type: "user", text: "Go." },
+      { id: "done", type: "task-completed", text: "Done." },
+      { id: "u2", type: "user", text: "Thanks." },
+    ];
+    expect((await pipeline.build(items, { renderer: "xml", xml: options })).excludedIds).toEqual([]);
+    options.excludeTypes.push(ChunkType.OUTPUT);
+    expect((await pipeline.build(items, { renderer: "xml", xml: options })).excludedIds).toEqual(["done"]);
+  });
+
+  test("take seed 001's spelling: ChunkType.OUTPUT and systemPrompt", async () => {
+    const system = "You are an expert developer.";
+    const result = await buildWith(xml(), toolLoopFixture(), { renderer: "xml", xml: { systemPrompt: system, excludeTypes: [ChunkType.OUTPUT], includeEnvironment: true } });
+    expect(result.request.messages[0]).toEqual({ role: "system", content: system });
+    expect(result.report.systemParts.map((part) => [part.id, part.addedBy])).toEqual([["systemPrompt", "XmlRendererPlugin"]]);
+    expect(ChunkType.WORKING_FLOW).toBe("WORKING_FLOW");
+  });
+
+  test("systemPrompt and system together are refused", async () => {
+    const error = await buildWith(xml(), toolLoopFixture(), { renderer: "xml", system: "A", xml: { systemPrompt: "B" } }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ code: "PLUGIN_FAILED", pluginCode: "OPTIONS_INVALID" });
+    expect((error as Error).message).toContain("xml.systemPrompt: give the system prompt once");
+  });
+});
+
+describe("items ctxpipe synthesized", () => {
+  const items: ItemInput[] = [
+    { id: "u", type: "user", text: "Go." },
+    { id: "a", type: "assistant", text: "Done." },
+  ];
+
+  test.for([
+    { name: "includeOnlyChunkIds", options: { includeOnlyChunkIds: ["u"] } },
+    { name: "excludeTypes", options: { excludeTypes: [ChunkType.AGENT] } },
+    { name: "includeEnvironment: false", options: { includeEnvironment: false } },
+  ])("are never left out by $name", async ({ options }) => {
+    const result = await buildWith(xml(), items, { renderer: "xml", xml: options });
+    expect(result.report.synthesized.map((entry) => entry.id)).toContain("ctxpipe:continue");
+    expect(result.request.messages.at(-1)).toMatchObject({ role: "user", content: expect.stringContaining('id="ctxpipe:continue"') });
+  });
+
+  test("a placeholder result still goes where its call goes", async () => {
+    const interrupted: ItemInput[] = [
+      { id: "u", type: "user", text: "Go." },
+      { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "read", arguments: "{}" }] },
+      { id: "u2", type: "user", text: "Stop." },
+    ];
+    const kept = await buildWith(xml(), interrupted, { renderer: "xml", xml: { includeEnvironment: false } });
+    const placeholder = kept.report.synthesized.find((entry) => entry.id.startsWith("ctxpipe:") && entry.id.includes("c1"));
+    expect(placeholder).toBeDefined();
+    expect(kept.request.messages.map((message) => message.content).join("\n")).toContain(`id="${placeholder!.id}"`);
+    const dropped = await buildWith(xml(), interrupted, { renderer: "xml", xml: { excludeTypes: ["WORKFLOW"] } });
+    expect(dropped.request.messages.map((message) => message.content).join("\n")).not.toContain('call_id="c1"');
+  });
+});
+
+describe("seed 001's attributes on items imported from chat messages", () => {
+  test("a call is completed when its result is in the conversation, else pending; a stored status wins", async () => {
+    const items: ItemInput[] = [
+      { id: "u", type: "user", text: "Go." },
+      {
+        id: "a",
+        type: "assistant",
+        text: "",
+        toolCalls: [
+          { id: "c1", name: "read", arguments: "{}" },
+          { id: "c2", name: "read", arguments: "{}" },
+          { id: "c3", name: "read", arguments: "{}", status: "running" },
+        ],
+      },
+      { id: "t1", type: "tool-result", callId: "c1", output: "x" },
+      { id: "t3", type: "tool-result", callId: "c3", output: "z" },
+      { id: "u2", type: "user", text: "Stop." },
+    ];
+    // Left out of the text, the result still says the call completed.
+    const result = await buildWith(xml(), items, { renderer: "xml", validation: "report", xml: { includeEnvironment: false } });
+    const calls = result.request.messages[1]!.content;
+    expect(calls).toContain('call_id="c1" status="completed"');
+    expect(calls).toContain('call_id="c2" status="pending"');
+    expect(calls).toContain('call_id="c3" status="running"');
+  });
+
+  test("a summary's compacted_at is its createdAt, else the newest createdAt it covers", async () => {
+    const items: ItemInput[] = [
+      { id: "old1", type: "user", text: "a", createdAt: "2024-01-01T00:00:00.000Z" },
+      { id: "old2", type: "assistant", text: "b", createdAt: "2024-01-02T00:00:00.000Z" },
+      { id: "s1", type: "summary", text: "Did a and b.", coveredIds: ["old1", "old2"] },
+      { id: "s2", type: "summary", text: "Then c.", createdAt: "2024-01-03T00:00:00.000Z" },
+      { id: "u", type: "user", text: "Next." },
+    ];
+    const sent = (await buildWith(xml(), items, { renderer: "xml" })).request.messages.map((message) => message.content).join("\n");
+    expect(sent).toContain(`<progress_summary id="s1" compacted_at="${Date.parse("2024-01-02T00:00:00.000Z")}" original_count="2">`);
+    expect(sent).toContain(`<progress_summary id="s2" compacted_at="${Date.parse("2024-01-03T00:00:00.000Z")}">`);
+  });
+
+  test("a stored system message without a priority gets SYSTEM_CONTEXT_DEFAULT_PRIORITY", async () => {
+    const result = await buildWith(xml(), [{ id: "sys", type: "system", text: "Ctx." }, { id: "u", type: "user", text: "Hi." }], { renderer: "xml" });
+    expect(result.request.messages[0]!.content).toBe(`<system_context id="sys" priority="${SYSTEM_CONTEXT_DEFAULT_PRIORITY}">\nCtx.\n</system_context>`);
+    expect(SYSTEM_CONTEXT_DEFAULT_PRIORITY).toBe(1000);
   });
 });

@@ -4,9 +4,10 @@ import { checkRules, type Item, type PipelinePlugin, type PluginHost, PluginOpti
 import { z } from "zod";
 import type { ChunkRenderer } from "./chunk-renderer.js";
 import { countXmlMessageTokens, countXmlTokens } from "./count-xml-tokens.js";
+import { type FilledItemCache, fillSeedAttributes } from "./fill-seed-attributes.js";
 import { type RenderedChunk, renderXmlMessages } from "./render-xml-messages.js";
 import { selectChunks } from "./select-chunks.js";
-import { type ResolvedXmlRenderOptions, resolveXmlRenderOptions, type XmlRenderOptions, xmlRenderOptionsSchema } from "./xml-render-options.js";
+import { type ResolvedXmlRenderOptions, resolveXmlRenderOptions, type XmlBuildOptions, type XmlRenderOptions, xmlBuildOptionsSchema, xmlRenderOptionsSchema } from "./xml-render-options.js";
 import type { XmlRole } from "./xml-request.js";
 import { xmlRequestRules } from "./xml-request-rules.js";
 import "./renderer-output-map.js";
@@ -49,8 +50,8 @@ export class XmlRendererPlugin implements PipelinePlugin {
   // Items are immutable, so an item's rendering is computed once. A message's count is kept under
   // its first item and reused while its text is unchanged: a rebuild counts only the new messages.
   readonly #chunks = new WeakMap<Item, RenderedChunk>();
+  readonly #filled: FilledItemCache = new WeakMap();
   readonly #messageTokens = new WeakMap<Tokenizer, WeakMap<Item, MessageTokens>>();
-  readonly #buildOptions = new WeakMap<object, XmlRenderOptions>();
 
   constructor(options: XmlRendererPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, xmlRendererPluginOptionsSchema, options);
@@ -78,9 +79,22 @@ export class XmlRendererPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
+    // Seed 001's `systemPrompt`, given per build as `xml.systemPrompt`: added as a system prompt part,
+    // ahead of InsertSystemPlugin (STAGE.LATE), so it is budgeted and reported like `system`.
+    pipeline.hooks.insertSystem.tap({ name: PLUGIN_NAME, stage: STAGE.DEFAULT }, (_items, context) => {
+      if (context.renderer !== RENDERER) return undefined;
+      const systemPrompt = this.#parse(context.options.xml)?.systemPrompt;
+      if (systemPrompt === undefined) return undefined;
+      if (context.options.system !== undefined) {
+        throw new PluginOptionsError(PLUGIN_NAME, '  xml.systemPrompt: give the system prompt once, as the build option "system" or as xml.systemPrompt (its alias), not both');
+      }
+      context.system.add({ id: "systemPrompt", text: systemPrompt });
+      return undefined;
+    });
     pipeline.hooks.render.for(RENDERER).tap(tap, (items, context) => {
       this.#rendered = true;
-      const selection = selectChunks(items, this.#resolve(context.options.xml));
+      const filled = fillSeedAttributes(items, context.inputItems, this.#filled);
+      const selection = selectChunks(filled, this.#resolve(context.options.xml));
       for (const { item, reason } of selection.leftOut) context.report.drop(item, reason);
       for (const { item, reason } of selection.trimmed) context.report.repair(item, reason);
       const rendered = renderXmlMessages(selection.items, { renderers: this.#renderers, cache: this.#chunks });
@@ -113,14 +127,18 @@ export class XmlRendererPlugin implements PipelinePlugin {
     });
   }
 
-  #resolve(buildOptions: XmlRenderOptions | undefined): ResolvedXmlRenderOptions {
-    if (buildOptions === undefined) return resolveXmlRenderOptions(this.#defaults, undefined);
-    let parsed = this.#buildOptions.get(buildOptions);
-    if (parsed === undefined) {
-      parsed = parsePluginOptions(`${PLUGIN_NAME} (build option "xml")`, xmlRenderOptionsSchema, buildOptions);
-      this.#buildOptions.set(buildOptions, parsed);
-    }
-    return resolveXmlRenderOptions(this.#defaults, parsed);
+  #resolve(buildOptions: XmlBuildOptions | undefined): ResolvedXmlRenderOptions {
+    const parsed = this.#parse(buildOptions);
+    if (parsed === undefined) return resolveXmlRenderOptions(this.#defaults, undefined);
+    const { systemPrompt: _systemPrompt, ...selection } = parsed;
+    return resolveXmlRenderOptions(this.#defaults, selection);
+  }
+
+  // Parsed on every build: callers may reuse one options object and change it between builds, so
+  // caching by identity would send a stale selection. Parsing a few fields costs little.
+  #parse(buildOptions: XmlBuildOptions | undefined): z.output<typeof xmlBuildOptionsSchema> | undefined {
+    if (buildOptions === undefined) return undefined;
+    return parsePluginOptions(`${PLUGIN_NAME} (build option "xml")`, xmlBuildOptionsSchema, buildOptions);
   }
 
   #tokenCache(tokenizer: Tokenizer): WeakMap<Item, MessageTokens> {
