@@ -14,13 +14,28 @@ function looksLikeJson(text: string): boolean {
   }
 }
 
-/** Prose as written, JSON fenced so it keeps its layout. */
+// Lines of prose that Markdown would read as structure that can end a section or start one: an ATX
+// heading, a setext underline (which turns the line above into a heading), a thematic break (the
+// section separator is one) and a code fence (an unclosed one would swallow the sections after it).
+const BLOCK_MARKER = /^( {0,3})(#|=+[ \t]*$|-+[ \t]*$|([-*_])(?:[ \t]*\3){2,}[ \t]*$|`{3,}|~{3,})/;
+
+/** Prose as written, except that a line starting with a block marker has it backslash-escaped. */
+function prose(text: string): string {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.replace(BLOCK_MARKER, (_marker, indent: string, rest: string) => `${indent}\\${rest}`))
+    .join("\n");
+}
+
+/** Prose neutralised, JSON fenced so it keeps its layout. */
 function body(text: string): string {
-  return looksLikeJson(text) ? fence(text, "json") : text;
+  return looksLikeJson(text) ? fence(text, "json") : prose(text);
 }
 
 function section(heading: string, ...parts: ReadonlyArray<string>): string {
-  return [`### ${heading}`, ...parts.filter((part) => part.trim().length > 0)].join("\n\n");
+  // A heading is one line: a line break in a value (a reason, an agent type) would start new blocks.
+  const line = heading.replace(/\s*[\r\n]+\s*/g, " ");
+  return [`### ${line}`, ...parts.filter((part) => part.trim().length > 0)].join("\n\n");
 }
 
 /** Inline code that the name cannot break out of. */
@@ -33,7 +48,7 @@ function code(name: string): string {
 export function renderMarkdownSection(item: Item): string {
   switch (item.type) {
     case "system":
-      return section(item.id === SYSTEM_PROMPT_ID ? "System prompt" : "System note", item.text);
+      return section(item.id === SYSTEM_PROMPT_ID ? "System prompt" : "System note", prose(item.text));
     case "user": {
       const attachments = (item.attachments ?? []).map((attachment) =>
         attachment.type === "image" && !attachment.url.startsWith("data:") ? `![attachment](${attachment.url})` : `*(${attachment.type} attachment${attachment.type === "file" && attachment.filename !== undefined ? `: ${attachment.filename}` : ""})*`,
@@ -49,9 +64,9 @@ export function renderMarkdownSection(item: Item): string {
       return section(item.isError ? `Failed ${what}` : what.charAt(0).toUpperCase() + what.slice(1), fence(item.output));
     }
     case "error":
-      return section(`Error${item.code === undefined ? "" : ` ${code(item.code)}`}`, item.text);
+      return section(`Error${item.code === undefined ? "" : ` ${code(item.code)}`}`, prose(item.text));
     case "summary":
-      return section("Summary of earlier conversation", item.text);
+      return section("Summary of earlier conversation", prose(item.text));
     case "subagent-spawn":
       return section(`Spawned subagent ${code(item.subagentId)}${item.agentType === undefined ? "" : ` (${item.agentType})`}`, body(item.text));
     case "subagent-message":
@@ -63,9 +78,9 @@ export function renderMarkdownSection(item: Item): string {
     case "todo-update":
       return section("Todo list", body(item.text));
     case "thinking":
-      return section("Thinking", item.text);
+      return section("Thinking", prose(item.text));
     case "user-intervention":
-      return section("User interjects", item.text);
+      return section("User interjects", prose(item.text));
     case "task-completed":
       return section("Task completed", body(item.text));
     case "task-abandoned":
