@@ -3,7 +3,7 @@
 // those are checked again. Gives exactly what checkRules(itemRules, items) gives, in the same order.
 import type { Item } from "../model/item.js";
 import type { Rule, RuleViolation, RuleViolationInput } from "../spec/rule.js";
-import { itemRules } from "./item-rules.js";
+import { itemRules, PAIRING_MESSAGES } from "./item-rules.js";
 
 type Items = ReadonlyArray<Item>;
 
@@ -97,7 +97,7 @@ export class ItemRuleChecker {
   #reportUnanswered(open: OpenBlock, items: Items, add: (violation: RuleViolationInput) => void): void {
     const assistant = items[open.position]!;
     for (const callId of open.calls) {
-      if (!open.answered.has(callId)) add({ message: `call "${callId}" is not answered by a tool result right after it`, itemId: assistant.id, position: open.position });
+      if (!open.answered.has(callId)) add({ message: PAIRING_MESSAGES.callWithoutResult(callId), itemId: assistant.id, position: open.position });
     }
   }
 
@@ -108,7 +108,7 @@ export class ItemRuleChecker {
     if (item.type === "assistant") {
       for (const call of item.toolCalls) {
         const first = this.#firstCall.get(call.id);
-        if (first !== undefined) this.#report("DUPLICATE_CALL_ID", position, { message: `call id "${call.id}" is used by an earlier call too`, itemId: item.id, position });
+        if (first !== undefined) this.#report("DUPLICATE_CALL_ID", position, { message: PAIRING_MESSAGES.callIdReused(call.id), itemId: item.id, position });
         else {
           this.#firstCall.set(call.id, position);
           this.#callLog.push({ id: call.id, at: position });
@@ -119,12 +119,12 @@ export class ItemRuleChecker {
       const open = this.#open;
       if (open === undefined || !open.calls.has(item.callId)) {
         this.#report("TOOL_RESULT_WITHOUT_CALL", position, {
-          message: `result of call "${item.callId}" does not follow the assistant message that made the call`,
+          message: PAIRING_MESSAGES.resultWithoutCall(item.callId),
           itemId: item.id,
           position,
         });
       }
-      if (open?.answered.has(item.callId)) this.#report("DUPLICATE_TOOL_RESULT", position, { message: `call "${item.callId}" is answered twice`, itemId: item.id, position });
+      if (open?.answered.has(item.callId)) this.#report("DUPLICATE_TOOL_RESULT", position, { message: PAIRING_MESSAGES.answeredTwice(item.callId), itemId: item.id, position });
       if (open?.calls.has(item.callId)) open.answered.add(item.callId);
       return;
     }

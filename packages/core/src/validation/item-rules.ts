@@ -81,6 +81,14 @@ function perItem(rule: Omit<Rule<Items>, "check"> & { inspect(item: Item): strin
   };
 }
 
+/** Texts of the pairing rules' violations, shared with ItemRuleChecker, which finds the same ones. */
+export const PAIRING_MESSAGES = {
+  resultWithoutCall: (callId: string) => `result of call "${callId}" does not follow the assistant message that made the call`,
+  callWithoutResult: (callId: string) => `call "${callId}" is not answered by a tool result right after it`,
+  answeredTwice: (callId: string) => `call "${callId}" is answered twice`,
+  callIdReused: (callId: string) => `call id "${callId}" is used by an earlier call too`,
+} as const;
+
 const callsOf = (item: Item) => (item.type === "assistant" ? item.toolCalls : []);
 
 function isJsonObjectText(text: string): boolean {
@@ -139,7 +147,7 @@ export const itemRules: ReadonlyArray<Rule<Items>> = [
       walkPairs(items, {
         result(item, position, open) {
           if (open === undefined || !open.calls.has(item.callId)) {
-            report({ message: `result of call "${item.callId}" does not follow the assistant message that made the call`, ...at(item, position) });
+            report({ message: PAIRING_MESSAGES.resultWithoutCall(item.callId), ...at(item, position) });
           }
         },
       });
@@ -154,7 +162,7 @@ export const itemRules: ReadonlyArray<Rule<Items>> = [
     check(items, report) {
       walkPairs(items, {
         closed(assistant, position, unanswered) {
-          for (const callId of unanswered) report({ message: `call "${callId}" is not answered by a tool result right after it`, ...at(assistant, position) });
+          for (const callId of unanswered) report({ message: PAIRING_MESSAGES.callWithoutResult(callId), ...at(assistant, position) });
         },
       });
     },
@@ -167,7 +175,7 @@ export const itemRules: ReadonlyArray<Rule<Items>> = [
     check(items, report) {
       walkPairs(items, {
         result(item, position, open) {
-          if (open?.answered.has(item.callId)) report({ message: `call "${item.callId}" is answered twice`, ...at(item, position) });
+          if (open?.answered.has(item.callId)) report({ message: PAIRING_MESSAGES.answeredTwice(item.callId), ...at(item, position) });
         },
       });
     },
@@ -182,7 +190,7 @@ export const itemRules: ReadonlyArray<Rule<Items>> = [
       items.forEach((item, position) => {
         if (item.type !== "assistant") return;
         for (const call of item.toolCalls) {
-          if (seen.has(call.id)) report({ message: `call id "${call.id}" is used by an earlier call too`, ...at(item, position) });
+          if (seen.has(call.id)) report({ message: PAIRING_MESSAGES.callIdReused(call.id), ...at(item, position) });
           seen.add(call.id);
         }
       });
