@@ -32,15 +32,25 @@ export {
 export { type ItemMetadata, itemMetadataSchema } from "./model/item-metadata.js";
 export { itemText } from "./model/item-text.js";
 export { orderItems } from "./model/order-items.js";
-export { parseItems } from "./model/parse-items.js";
+export { parseItems, RESERVED_ID_PREFIX } from "./model/parse-items.js";
 export { type ToolCall, type ToolCallInput, toolCallSchema } from "./model/tool-call.js";
 export { computeTurnGroups, type TurnGroup, type TurnGroups } from "./model/turn-groups.js";
 
 // Pipeline
 export type { BuildOptions, SystemPartInput, ValidationMode, ValidationOptions } from "./pipeline/build-options.js";
-export type { BudgetReport, BuildReport, Decision, ReportEntry, ReportEvent, SystemPartReport } from "./pipeline/build-report.js";
+export type {
+  BudgetReport,
+  BuildReport,
+  CacheReport,
+  Decision,
+  ReportAttachments,
+  ReportEntry,
+  ReportEvent,
+  SystemPartReport,
+} from "./pipeline/build-report.js";
 export type { BuildMetadata, BuildResult } from "./pipeline/build-result.js";
 export type { DefaultPluginName, DefaultPluginSettings } from "./pipeline/default-plugins.js";
+export { currentTurnOf, estimateFixedTokens, estimateItemTokens, positionsOf } from "./pipeline/estimate-tokens.js";
 export { createPipeline, Pipeline, type PipelineOptions } from "./pipeline/pipeline.js";
 export type {
   Items,
@@ -63,6 +73,7 @@ export type {
   DecisionRecorder,
   RenderContext,
   RenderResult,
+  RequestPrefix,
   StageContext,
   SystemPart,
   SystemPromptParts,

@@ -120,6 +120,7 @@ export class XmlRendererPlugin implements PipelinePlugin {
         tokenCount: countXmlTokens(rendered.request, context.tokenizer, messageTokens),
         messageCount: messages.length,
         messageIndexById: rendered.messageIndexById,
+        prefix: { messages: rendered.request.messages },
       };
     });
     pipeline.hooks.validateRequest.for(RENDERER).tap(tap, (request, context) => {

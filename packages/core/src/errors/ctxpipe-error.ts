@@ -6,9 +6,10 @@ const MARKER = Symbol.for("ctxpipe.error");
 
 export class CtxpipeError extends Error {
   readonly [MARKER] = true;
-  readonly code: ErrorCode;
+  /** One of ERROR_CODES for errors core raises; plugin packages add codes of their own. */
+  readonly code: ErrorCode | (string & {});
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode | (string & {}), message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "CtxpipeError";
     this.code = code;

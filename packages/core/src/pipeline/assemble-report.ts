@@ -37,6 +37,7 @@ function entryFor(
   history: ReadonlyArray<ReportEvent>,
   tokens: number,
   messageIndex: number | undefined,
+  tokensSaved?: number,
 ): ReportEntry {
   return {
     id: item.id,
@@ -49,6 +50,7 @@ function entryFor(
     reason: decision.reason,
     ...(decision.relatedId === undefined ? {} : { relatedId: decision.relatedId }),
     tokens,
+    ...(tokensSaved === undefined ? {} : { tokensSaved }),
     ...(messageIndex === undefined ? {} : { messageIndex }),
     history,
   };
@@ -89,7 +91,7 @@ export function assembleReport(input: AssembleInput): AssembledReport {
       if (last?.decision === "merged") {
         decision = last;
         if (!finalById.has(original.id)) mergedInto.set(last.relatedId!, [...(mergedInto.get(last.relatedId!) ?? []), original.id]);
-      } else if (last?.decision === "repaired") {
+      } else if (last?.decision === "repaired" || last?.decision === "cleared") {
         decision = last;
       } else if (last?.decision === "synthesized") {
         // A plugin removed the item and later put back an object of its own under the same id.
@@ -106,9 +108,15 @@ export function assembleReport(input: AssembleInput): AssembledReport {
         reason: "not in the rendered request",
       };
     }
-    const counted = finalById.get(original.id) ?? original;
+    const final = finalById.get(original.id);
+    const tokens = input.countTokens(final ?? original);
+    let tokensSaved: number | undefined;
+    if (REMOVING.has(decision.decision)) tokensSaved = tokens;
+    else if (final !== undefined && final !== original && history.some((event) => event.decision === "cleared")) {
+      tokensSaved = Math.max(0, input.countTokens(original) - tokens);
+    }
     const messageIndex = messageIndexById?.get(original.id) ?? (last?.relatedId === undefined ? undefined : messageIndexById?.get(last.relatedId));
-    entries.push(entryFor(original, inputIndex, decision, history, input.countTokens(counted), messageIndex));
+    entries.push(entryFor(original, inputIndex, decision, history, tokens, messageIndex, tokensSaved));
   });
 
   if (input.duplicates.length > 0) {

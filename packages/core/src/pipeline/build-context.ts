@@ -61,11 +61,27 @@ export interface BuildContextInternals {
   readonly warnings: string[];
   /** Every part added to the system prompt, in the order added. */
   readonly systemParts: SystemPart[];
+  /** Plugins' own report fields (report.attach). */
+  readonly attachments: Map<string, unknown>;
   enterTap(plugin: string): void;
   record(id: string, decision: Decision, reason: string, relatedId?: string): void;
 }
 
 const internals = new WeakMap<object, BuildContextInternals>();
+
+// The report's own fields, which an attachment must not shadow.
+const RESERVED_REPORT_FIELDS: ReadonlySet<string> = new Set([
+  "entries",
+  "synthesized",
+  "systemParts",
+  "renderer",
+  "tokenizer",
+  "budget",
+  "warnings",
+  "violations",
+  "repairedViolations",
+  "cache",
+]);
 
 export function internalsOf(context: object): BuildContextInternals {
   const found = internals.get(context);
@@ -88,6 +104,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     violations: [],
     warnings: [],
     systemParts: [],
+    attachments: new Map(),
     enterTap(plugin) {
       state.plugin = plugin;
       state.touched.clear();
@@ -125,6 +142,14 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     synthesize: (item, reason) => state.record(idOf(item), "synthesized", reason),
     merge: (item, intoId, reason) => state.record(idOf(item), "merged", reason, intoId),
     summarize: (item, summaryId, reason) => state.record(idOf(item), "summarized", reason, summaryId),
+    clear: (item, reason) => state.record(idOf(item), "cleared", reason),
+    attach(key, value) {
+      // Typed by ReportAttachments for callers; checked here for plain JavaScript ones.
+      const name: unknown = key;
+      if (typeof name !== "string" || name.length === 0) throw new TypeError("report.attach() needs a field name");
+      if (RESERVED_REPORT_FIELDS.has(name)) throw new TypeError(`report.attach(): "${name}" is one of the report's own fields`);
+      state.attachments.set(name, value);
+    },
   };
 
   const context: ValidateContext = {

@@ -4,7 +4,11 @@ import type { ItemRole, ItemType } from "../model/item.js";
 import type { StageLabel } from "./stage.js";
 import type { SystemPart } from "./stage-context.js";
 
-export type Decision = "kept" | "merged" | "dropped" | "repaired" | "synthesized" | "summarized";
+/**
+ * "cleared": the item is still sent, with its content replaced by a short placeholder (an old tool
+ * result whose call stays paired with it); every other decision is as its name says.
+ */
+export type Decision = "kept" | "merged" | "dropped" | "repaired" | "synthesized" | "summarized" | "cleared";
 
 /** One thing a plugin did to an item. An item's history lists them in the order they happened. */
 export interface ReportEvent {
@@ -28,8 +32,13 @@ export interface ReportEntry {
   readonly plugin: string;
   readonly reason: string;
   readonly relatedId?: string;
-  /** Tokens of the item's content, counted by the build's tokenizer (what it costs, or what dropping it saved). */
+  /** Tokens of the item's content as sent, counted by the build's tokenizer (or, when it was not sent, what it would have cost). */
   readonly tokens: number;
+  /**
+   * Tokens of content the model no longer sees because of this decision: all of a dropped or
+   * summarized item, the difference for a cleared one. Absent for items sent as they are.
+   */
+  readonly tokensSaved?: number;
   /** Position of the rendered message that carries the item, when the renderer reports it. */
   readonly messageIndex?: number;
   /** Everything plugins did to the item, in order. */
@@ -52,7 +61,38 @@ export interface SystemPartReport extends SystemPart {
   readonly tokens: number;
 }
 
-export interface BuildReport {
+/**
+ * Where this build's request first differs from the previous build's request of the same pipeline
+ * and renderer: a provider's prompt cache can reuse everything before that point.
+ */
+export interface CacheReport {
+  /** False on a pipeline's first build for a renderer: there was nothing to compare with. */
+  readonly compared: boolean;
+  /**
+   * The first part that differs, in the order a prompt cache reads the request (tool definitions,
+   * then the system prompt, then the messages); undefined when the previous request is a prefix of
+   * this one, so the whole of it can be reused.
+   */
+  readonly breaksAt: "tools" | "system" | "messages" | undefined;
+  /** Messages at the start of the request equal to the previous request's. */
+  readonly sameMessages: number;
+  /** Messages in the previous request (0 when nothing was compared). */
+  readonly previousMessages: number;
+}
+
+/**
+ * Fields plugin packages add to the report, by declaration merging:
+ *
+ *   declare module "@ctxpipe/core" {
+ *     interface ReportAttachments { compression: CompressionReport }
+ *   }
+ *
+ * A plugin fills its field with `context.report.attach("compression", value)`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by plugin packages through declaration merging
+export interface ReportAttachments {}
+
+export interface BuildReport extends Partial<Readonly<ReportAttachments>> {
   /** Exactly one entry per input item, in input order. */
   readonly entries: ReadonlyArray<ReportEntry>;
   /** Items plugins added (a system prompt, a synthesized tool result), in output order. */
@@ -68,4 +108,6 @@ export interface BuildReport {
   readonly violations: ReadonlyArray<ValidationIssue>;
   /** Violations a second repair-orphans pass fixed ("repair" mode); empty when the first pass was clean. */
   readonly repairedViolations: ReadonlyArray<ValidationIssue>;
+  /** Where the request stops matching the previous build's: what a provider's prompt cache loses. */
+  readonly cache: CacheReport;
 }

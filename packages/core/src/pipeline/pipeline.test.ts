@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { CtxpipeError } from "../errors/ctxpipe-error.js";
 import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
+import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import { PluginError } from "../errors/plugin-error.js";
 import type { Item, ItemInput } from "../model/item.js";
 import { conversationFixture, wordTokenizer } from "../testing/index.js";
@@ -171,7 +173,9 @@ describe("freezing", () => {
     const pipeline = createPipeline();
     const first = await pipeline.build(chat, { tokenizer: wordTokenizer });
     const second = await pipeline.build(chat, { tokenizer: wordTokenizer });
-    expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+    // Only report.cache may differ: it compares with the build before, of which the first had none.
+    expect(JSON.stringify({ ...second, report: { ...second.report, cache: first.report.cache } })).toBe(JSON.stringify(first));
+    expect(second.report.cache).toMatchObject({ compared: true, breaksAt: undefined });
   });
 });
 
@@ -204,6 +208,25 @@ describe("error attribution", () => {
     );
     const error = await caught(createPipeline({ plugins: [broken] }).build(chat));
     expect(error).toMatchObject({ name: "PluginError", plugin: "Async", hook: "compress", pluginCode: "E_DOWN", message: "[plugin Async] compress: network down" });
+  });
+
+  test("a plugin package's own typed error, and invalid per-build options, reach the caller unwrapped", async () => {
+    class OwnError extends CtxpipeError {
+      constructor() {
+        super("OWN_FAILURE", "the plugin's own words");
+        this.name = "OwnError";
+      }
+    }
+    const own = await caught(createPipeline({ plugins: [plugin("Own", (host) => host.hooks.compress.tap({ name: "Own" }, () => { throw new OwnError(); }))] }).build(chat));
+    expect(own).toBeInstanceOf(OwnError);
+    expect(own).toMatchObject({ code: "OWN_FAILURE", message: "the plugin's own words" });
+    const options = await caught(
+      createPipeline({ plugins: [plugin("Picky", (host) => host.hooks.filter.tap({ name: "Picky" }, () => { throw new PluginOptionsError("Picky", "  level: too high"); }))] }).build(chat),
+    );
+    expect(options).toBeInstanceOf(PluginOptionsError);
+    // A core error that is not about plugins (here a frozen pipeline) still says which plugin hit it.
+    const frozen = await caught(createPipeline({ plugins: [plugin("Late", (host) => host.hooks.filter.tap({ name: "Late" }, () => { throw new PipelineFrozenError("X"); }))] }).build(chat));
+    expect(frozen).toMatchObject({ name: "PluginError", plugin: "Late" });
   });
 
   test("a throw in a renderer names the renderer hook", async () => {

@@ -25,7 +25,8 @@ import { guardTokenizer } from "./guard-tokenizer.js";
 import { InputPreparer } from "./input-preparer.js";
 import type { Items, PipelineHooks, PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
 import { STAGE_LABELS, STAGES } from "./stage.js";
-import type { Budget, RenderResult, StageContext, ValidateContext } from "./stage-context.js";
+import { comparePrefix } from "./compare-prefix.js";
+import type { Budget, RenderResult, RequestPrefix, StageContext, ValidateContext } from "./stage-context.js";
 import { createTapOnlyHooks, type HookGuard } from "./tap-only-hooks.js";
 import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
 
@@ -102,6 +103,8 @@ export class Pipeline implements PluginHost {
   readonly #defaultNames = new Set<string>();
   /** Reuses the last build's parsing, ordering and turn groups when the input only grew. */
   readonly #input = new InputPreparer();
+  /** Each renderer's last request, cut into cacheable parts, for report.cache. */
+  readonly #previousPrefix = new Map<string, RequestPrefix>();
 
   constructor(options: PipelineOptions = {}) {
     const checked = pipelineOptionsSchema.safeParse(options);
@@ -183,6 +186,9 @@ export class Pipeline implements PluginHost {
       shortfall += over;
     }
     const { rendered, current, internals, renderPlugin, violations, repaired, context } = attempt;
+    const previousPrefix = this.#previousPrefix.get(renderer);
+    if (rendered.prefix === undefined) this.#previousPrefix.delete(renderer);
+    else this.#previousPrefix.set(renderer, rendered.prefix);
 
     // The report walks every input item, so it is assembled on first read: an agent loop that only
     // sends the request does not pay for it on every turn.
@@ -214,6 +220,7 @@ export class Pipeline implements PluginHost {
     });
     const report = once(
       (): BuildReport => ({
+        ...Object.fromEntries(internals.attachments),
         entries: assembled().entries,
         synthesized: assembled().synthesized,
         systemParts: metadata().systemPromptIncluded ? systemPartsReport(context) : [],
@@ -226,6 +233,7 @@ export class Pipeline implements PluginHost {
         warnings: internals.warnings,
         violations,
         repairedViolations: repaired,
+        cache: comparePrefix(previousPrefix, rendered.prefix),
       }),
     );
 

@@ -13,7 +13,9 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
 async function outcomeOf(run: () => Promise<{ request: unknown; tokenCount: number; report: unknown; metadata: unknown; includedIds: unknown; excludedIds: unknown }>): Promise<Outcome> {
   try {
     const result = await run();
-    const { request, tokenCount, report, metadata, includedIds, excludedIds } = result;
+    const { request, tokenCount, metadata, includedIds, excludedIds } = result;
+    // report.cache compares with the pipeline's previous build: the one field that depends on what it built before.
+    const { cache: _cache, ...report } = result.report as { cache: unknown };
     return { ok: true, value: JSON.parse(JSON.stringify({ request, tokenCount, report, metadata, includedIds, excludedIds })) };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };

@@ -115,9 +115,11 @@ describe("report invariants", () => {
       fc.asyncProperty(conversations, async (items) => {
         const pipeline = createPipeline();
         const options = { tokenizer: wordTokenizer, system: "You are terse." };
-        const first = JSON.stringify(await pipeline.build(items, options));
-        expect(JSON.stringify(await pipeline.build(items, options))).toBe(first);
-        expect(JSON.stringify(await build(structuredClone(items)))).toBe(first);
+        // report.cache compares with the pipeline's previous build: the one field that depends on what it built before.
+        const outcome = async (built: Promise<{ report: { cache: unknown } }>) => JSON.stringify({ ...(await built), report: { ...(await built).report, cache: undefined } });
+        const first = await outcome(pipeline.build(items, options));
+        expect(await outcome(pipeline.build(items, options))).toBe(first);
+        expect(await outcome(build(structuredClone(items)))).toBe(first);
       }),
       { numRuns: 100 },
     );

@@ -7,6 +7,7 @@ import type { TurnGroups } from "../model/turn-groups.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import type { ToolDefinition } from "../spec/tool-definition.js";
 import type { BuildOptions } from "./build-options.js";
+import type { ReportAttachments } from "./build-report.js";
 import type { StageLabel } from "./stage.js";
 
 export interface Budget {
@@ -44,6 +45,13 @@ export interface DecisionRecorder {
   synthesize(item: Item | string, reason: string): void;
   merge(item: Item | string, intoId: string, reason: string): void;
   summarize(item: Item | string, summaryId: string, reason: string): void;
+  /** The item is still sent, its content replaced by a shorter placeholder under the same id. */
+  clear(item: Item | string, reason: string): void;
+  /**
+   * Sets a plugin's own field of the report (see ReportAttachments). The last value attached in a
+   * build wins; a build that runs its stages again starts without the earlier attempt's values.
+   */
+  attach<Key extends keyof ReportAttachments>(key: Key, value: ReportAttachments[Key]): void;
 }
 
 export interface StageContext {
@@ -108,4 +116,17 @@ export interface RenderResult<Request> {
   readonly messageCount: number;
   /** For each item id, the index of the message that carries it. */
   readonly messageIndexById?: ReadonlyMap<string, number>;
+  /**
+   * The request cut into the parts a provider's prompt cache reads in order, so that consecutive
+   * builds can be compared (report.cache). Give the same object for a part that did not change and
+   * the comparison costs nothing; equal JSON counts as unchanged too.
+   */
+  readonly prefix?: RequestPrefix;
+}
+
+export interface RequestPrefix {
+  readonly tools?: unknown;
+  /** The system prompt when the format keeps it outside the messages. */
+  readonly system?: unknown;
+  readonly messages: ReadonlyArray<unknown>;
 }

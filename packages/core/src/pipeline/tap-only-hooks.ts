@@ -42,10 +42,15 @@ function failure(plugin: string, hook: string, message: string): PluginError {
   return new PluginError(plugin, hook, new Error(message));
 }
 
+const PASSED_THROUGH: ReadonlySet<string> = new Set([ERROR_CODES.PLUGIN_FAILED, ERROR_CODES.BUDGET_EXCEEDED, ERROR_CODES.OPTIONS_INVALID]);
+const CORE_CODES: ReadonlySet<string> = new Set(Object.values(ERROR_CODES));
+
 function wrapThrown(plugin: string, hook: string, error: unknown): CtxpipeError {
-  // A PluginError raised inside (say, by the tokenizer a renderer called) already names the culprit,
-  // and a plugin that finds the budget impossible says so with the error callers already handle.
-  if (CtxpipeError.isInstance(error) && (error.code === ERROR_CODES.PLUGIN_FAILED || error.code === ERROR_CODES.BUDGET_EXCEEDED)) return error;
+  // A PluginError raised inside (say, by the tokenizer a renderer called) already names the culprit;
+  // a plugin that finds the budget impossible or its per-build options invalid says so with the error
+  // callers already handle; a plugin package's own error (a code core does not define) is already typed.
+  if (CtxpipeError.isInstance(error) && PASSED_THROUGH.has(error.code)) return error;
+  if (CtxpipeError.isInstance(error) && !CORE_CODES.has(error.code)) return error;
   // Decorate, never replace: the original error stays reachable as `cause`.
   return new PluginError(plugin, hook, error);
 }

@@ -26,6 +26,7 @@ describe("FilterPlugin", () => {
       plugin: "FilterPlugin",
       reason,
       tokens: wordTokenizer.count(item.text),
+      tokensSaved: wordTokenizer.count(item.text),
       history: [{ decision: "dropped", stage: "filter", plugin: "FilterPlugin", reason }],
     });
   });

@@ -10,8 +10,8 @@
 import { z } from "zod";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
 import type { Item } from "../model/item.js";
-import { isBlank } from "../model/is-blank.js";
-import { computeTurnGroups, type TurnGroup } from "../model/turn-groups.js";
+import { computeTurnGroups } from "../model/turn-groups.js";
+import { currentTurnOf, estimateFixedTokens, estimateItemTokens, positionsOf } from "../pipeline/estimate-tokens.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
 import type { StageContext } from "../pipeline/stage-context.js";
@@ -19,12 +19,6 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "FitBudgetPlugin";
 
-// What a message costs on top of its text in every provider's format (OpenAI: 3 + the role), and
-// what a request costs before its first message (OpenAI primes the reply with 3). The render check
-// after this estimate is exact; an estimate that falls short only costs a second attempt.
-const PER_ITEM = 4;
-const PER_TOOL_CALL = 3;
-const PER_REQUEST = 3;
 // Once something has to go anyway, room for what repair-orphans may add after this stage (a
 // "Continue." turn, a conversation start), so that a second attempt stays rare.
 const REPAIR_ALLOWANCE = 16;
@@ -36,35 +30,6 @@ const fitBudgetPluginOptionsSchema = z.strictObject({
 });
 
 export type FitBudgetPluginOptions = z.input<typeof fitBudgetPluginOptionsSchema>;
-
-function itemCost(item: Item, context: StageContext): number {
-  // Stored system messages are skipped by the filter stage and never sent; they cost nothing here.
-  if (item.type === "system") return 0;
-  const calls = item.type === "assistant" ? item.toolCalls.length : 0;
-  return context.countTokens(item) + PER_ITEM + PER_TOOL_CALL * calls;
-}
-
-/**
- * The turn to protect: the newest one opened by something the user said that will be sent. A newer
- * turn opened by a blank or excluded message protects nothing on its own.
- */
-function newestSendableTurn(groups: ReadonlyArray<TurnGroup>, items: Items, positionOf: ReadonlyMap<string, number>): TurnGroup {
-  for (let index = groups.length - 1; index > 0; index--) {
-    const group = groups[index]!;
-    const opener = group.openedBy === undefined ? undefined : items[positionOf.get(group.openedBy)!];
-    if (opener === undefined || opener.metadata.includeInContext === false) continue;
-    const hasAttachments = opener.type === "user" && opener.attachments !== undefined && opener.attachments.length > 0;
-    if (hasAttachments || ("text" in opener && !isBlank(opener.text))) return group;
-  }
-  return groups[0]!;
-}
-
-function fixedCost(context: StageContext): number {
-  let total = PER_REQUEST;
-  for (const part of context.system.list()) total += PER_ITEM + context.tokenizer.count(part.text);
-  if (context.tools.length > 0) total += context.tokenizer.count(JSON.stringify(context.tools));
-  return total;
-}
 
 export class FitBudgetPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
@@ -83,15 +48,14 @@ export class FitBudgetPlugin implements PipelinePlugin {
     if (budget === undefined || items.length === 0) return undefined;
     const target = budget.available - budget.shortfall;
     const costs = new Array<number>(items.length);
-    let total = fixedCost(context);
-    for (let index = 0; index < items.length; index++) total += costs[index] = itemCost(items[index]!, context);
+    let total = estimateFixedTokens(context);
+    for (let index = 0; index < items.length; index++) total += costs[index] = estimateItemTokens(items[index]!, context);
     if (total <= target) return undefined;
 
     const turns = items === context.inputItems ? context.turns : computeTurnGroups(items);
-    const positionOf = new Map<string, number>();
-    for (let index = 0; index < items.length; index++) positionOf.set(items[index]!.id, index);
+    const positionOf = positionsOf(items);
     const groups = turns.groups;
-    const current = newestSendableTurn(turns.groups, items, positionOf);
+    const current = currentTurnOf(turns, (id) => items[positionOf.get(id)!])!;
 
     // Tokens before each group boundary, counted from the start of the history: the step grid is
     // anchored there, so it does not shift as the history grows at the other end.

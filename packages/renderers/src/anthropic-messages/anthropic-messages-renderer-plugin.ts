@@ -94,6 +94,8 @@ export class AnthropicMessagesRendererPlugin implements PipelinePlugin {
         tokenCount: countAnthropicMessagesTokens(request, context.tokenizer, this.#countParts(rendered, context.tokenizer)),
         messageCount: rendered.messages.length + (rendered.system === undefined ? 0 : 1),
         messageIndexById: rendered.messageIndexById,
+        // Anthropic's cache reads tools, then system, then messages.
+        prefix: { tools: request.tools, system: request.system, messages: request.messages },
       };
     });
 

@@ -81,6 +81,7 @@ export class GeminiRendererPlugin implements PipelinePlugin {
         // The system instruction counts as a message, as the system message does for other renderers.
         messageCount: rendered.contents.length + (rendered.systemInstruction === undefined ? 0 : 1),
         messageIndexById: rendered.messageIndexById,
+        prefix: { tools: request.config?.tools, system: request.config?.systemInstruction, messages: request.contents },
       };
     });
 

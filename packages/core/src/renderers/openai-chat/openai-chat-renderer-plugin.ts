@@ -70,7 +70,14 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
           function: tool.description === undefined ? { name: tool.name, parameters: tool.parameters } : { name: tool.name, description: tool.description, parameters: tool.parameters },
         }));
       }
-      return { request, tokenCount: countOpenAIChatTokens(request, context.tokenizer, messageTokens), messageCount: messages.length, messageIndexById };
+      return {
+        request,
+        tokenCount: countOpenAIChatTokens(request, context.tokenizer, messageTokens),
+        messageCount: messages.length,
+        messageIndexById,
+        // The system prompt is messages[0] here; OpenAI caches tools, then messages.
+        prefix: { tools: request.tools, messages },
+      };
     });
     // Resumes from the last request checked, when the new one shares its first messages.
     const checker = new OpenAIRequestChecker();
