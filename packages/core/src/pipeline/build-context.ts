@@ -64,7 +64,7 @@ export interface BuildContextInternals {
   /** Plugins' own report fields (report.attach). */
   readonly attachments: Map<string, unknown>;
   enterTap(plugin: string): void;
-  record(id: string, decision: Decision, reason: string, relatedId?: string): void;
+  record(id: string, decision: Decision, reason: string, relatedId?: string, plugin?: string): void;
 }
 
 const internals = new WeakMap<object, BuildContextInternals>();
@@ -109,12 +109,10 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
       state.plugin = plugin;
       state.touched.clear();
     },
-    record(id, decision, reason, relatedId) {
+    record(id, decision, reason, relatedId, plugin = state.plugin) {
       if (state.stage === "validate") throw new Error("validate taps report problems with context.issue(); they cannot change the items");
       const event: ReportEvent =
-        relatedId === undefined
-          ? { decision, stage: state.stage, plugin: state.plugin, reason }
-          : { decision, stage: state.stage, plugin: state.plugin, reason, relatedId };
+        relatedId === undefined ? { decision, stage: state.stage, plugin, reason } : { decision, stage: state.stage, plugin, reason, relatedId };
       const list = state.events.get(id);
       if (list === undefined) state.events.set(id, [event]);
       else list.push(event);
@@ -136,13 +134,20 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     },
   };
 
+  const recorderFor = (plugin: string | undefined): Omit<DecisionRecorder, "attach" | "as"> => ({
+    drop: (item, reason) => state.record(idOf(item), "dropped", reason, undefined, plugin),
+    repair: (item, reason) => state.record(idOf(item), "repaired", reason, undefined, plugin),
+    synthesize: (item, reason) => state.record(idOf(item), "synthesized", reason, undefined, plugin),
+    merge: (item, intoId, reason) => state.record(idOf(item), "merged", reason, intoId, plugin),
+    summarize: (item, summaryId, reason) => state.record(idOf(item), "summarized", reason, summaryId, plugin),
+    clear: (item, reason) => state.record(idOf(item), "cleared", reason, undefined, plugin),
+  });
   const report: DecisionRecorder = {
-    drop: (item, reason) => state.record(idOf(item), "dropped", reason),
-    repair: (item, reason) => state.record(idOf(item), "repaired", reason),
-    synthesize: (item, reason) => state.record(idOf(item), "synthesized", reason),
-    merge: (item, intoId, reason) => state.record(idOf(item), "merged", reason, intoId),
-    summarize: (item, summaryId, reason) => state.record(idOf(item), "summarized", reason, summaryId),
-    clear: (item, reason) => state.record(idOf(item), "cleared", reason),
+    ...recorderFor(undefined),
+    as(plugin) {
+      if (typeof plugin !== "string" || plugin.length === 0) throw new TypeError("report.as() needs a plugin name");
+      return recorderFor(plugin);
+    },
     attach(key, value) {
       // Typed by ReportAttachments for callers; checked here for plain JavaScript ones.
       const name: unknown = key;

@@ -86,4 +86,25 @@ describe("cleared items and report attachments", () => {
     expect(result.report.entries).toHaveLength(5);
     expect(refused).toEqual(['report.attach(): "entries" is one of the report\'s own fields']);
   });
+
+  test("report.as() names a part of the tap as the decision's plugin", async () => {
+    const pipeline = createPipeline({
+      plugins: [
+        {
+          name: "Chain",
+          apply(host) {
+            host.hooks.compress.tap({ name: "Chain" }, (items, context) => {
+              context.report.as("first-step").drop("a2", "the first step said so");
+              return items.filter((item) => item.id !== "a2" && item.id !== "t2");
+            });
+          },
+        },
+      ],
+    });
+    const result = await pipeline.build(toolLoopFixture(), { tokenizer: wordTokenizer });
+    const byId = new Map(result.report.entries.map((entry) => [entry.id, entry]));
+    expect(byId.get("a2")).toMatchObject({ decision: "dropped", plugin: "first-step", stage: "compress", reason: "the first step said so" });
+    // What the tap did without saying is still its own.
+    expect(byId.get("t2")).toMatchObject({ decision: "dropped", plugin: "Chain" });
+  });
 });

@@ -52,6 +52,11 @@ export interface DecisionRecorder {
    * build wins; a build that runs its stages again starts without the earlier attempt's values.
    */
   attach<Key extends keyof ReportAttachments>(key: Key, value: ReportAttachments[Key]): void;
+  /**
+   * A recorder whose decisions name `plugin` instead of the running tap: for a tap that runs parts of
+   * its own (a chain of strategies), so the report says which part decided.
+   */
+  as(plugin: string): Omit<DecisionRecorder, "attach" | "as">;
 }
 
 export interface StageContext {
