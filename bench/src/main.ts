@@ -4,6 +4,7 @@ import { cpus } from "node:os";
 import { createTokenizer } from "@ctxpipe/tokenizers";
 import { agentLoopBenchmark } from "./agent-loop-benchmark.js";
 import { coldBuildBenchmark } from "./cold-build-benchmark.js";
+import { compressionBenchmark } from "./compression-benchmark.js";
 import { formatMilliseconds, formatRatio, formatTiming, type Timing, timingOf } from "./measure.js";
 import { providerValidBenchmark } from "./provider-valid-benchmark.js";
 import { printTokenizerBenchmark } from "./tokenizer-benchmark.js";
@@ -72,3 +73,19 @@ log(
   `   ${number(perSecond.median)} conversations/s (${number(perSecond.min)}–${number(perSecond.max)}) over ${validRuns.length} runs of 1,000 conversations (${number(items)} items), checked on all three providers; ${problems} problems found`,
 );
 log(`   (${formatMilliseconds(1000 / perSecond.median)} ms per conversation)`);
+
+log("\n5. Compression in the agent loop: 1,000 messages, append one and rebuild within half the history's tokens, 200 turns per configuration");
+log("   cut moves: turns on which the window's start moved, so a provider's prompt cache re-reads the whole history;");
+log("   reused: median share of the previous request's messages the new request starts with");
+const compression = await compressionBenchmark(1_000, 200, tokenizer);
+const fitOnly = compression.configurations[0]!;
+log(`   ${"configuration".padEnd(38)} ${"per turn".padEnd(44)} ${"tokens sent".padEnd(12)} ${"cut moves".padEnd(11)} ${"reused".padEnd(7)} summaries made`);
+for (const figures of compression.configurations) {
+  const ratio = figures === fitOnly ? "" : ` (${formatRatio(figures.perTurn, fitOnly.perTurn)} FitBudget only)`;
+  log(
+    `   ${figures.label.padEnd(38)} ${`${formatTiming(figures.perTurn)}${ratio}`.padEnd(44)} ${number(figures.tokensSent).padEnd(12)} ${`${figures.cutMoves} of ${figures.turns}`.padEnd(11)} ${`${(figures.reused * 100).toFixed(1)}%`.padEnd(7)} ${figures.summarizerCalls}`,
+  );
+}
+log(
+  `   ${"trimMessages (LangChain.js)".padEnd(38)} ${`${formatTiming(compression.trimMessages.perTurn)} (${formatRatio(compression.trimMessages.perTurn, fitOnly.perTurn)} FitBudget only)`.padEnd(44)} ${"—".padEnd(12)} ${`${compression.trimMessages.cutMoves} of ${compression.trimMessages.turns}`.padEnd(11)} —`,
+);

@@ -2,6 +2,7 @@ import { createPipeline, type ItemInput, type PipelinePlugin, STAGE } from "@ctx
 import { buildWith, wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import { agentToolPolicy, completedRun, persona, runningRun, systemToolPolicy } from "./__fixtures__/prompt-inputs.js";
+import { SystemPromptInputError } from "./system-prompt-input-error.js";
 import {
   composeSystemPrompt,
   composeSystemSections,
@@ -148,32 +149,27 @@ describe("invalid input", () => {
   test("a running workflow without a current step fails the build, naming the field", async () => {
     const { currentStep: _step, ...noStep } = runningRun;
     const error = await buildWith(systemPromptPlugins(), history, { mode: "run", runContext: noStep as typeof runningRun }).catch((caught: unknown) => caught);
+    // Invalid input is an options error, which core hands to the caller as it is (not wrapped in a PluginError).
+    expect(error).toBeInstanceOf(SystemPromptInputError);
     expect(error).toMatchObject({
-      name: "PluginError",
-      code: "PLUGIN_FAILED",
+      name: "SystemPromptInputError",
+      code: "OPTIONS_INVALID",
       plugin: "SystemPromptPlugin",
-      hook: "insert-system",
-      pluginCode: "OPTIONS_INVALID",
-      cause: {
-        name: "SystemPromptInputError",
-        code: "OPTIONS_INVALID",
-        plugin: "SystemPromptPlugin",
-        fields: ["runContext.currentStep"],
-        message:
-          'Invalid options for SystemPromptPlugin:\n✖ required while the workflow is running; pass status: "completed" for the post-completion profile\n  → at runContext.currentStep',
-      },
+      fields: ["runContext.currentStep"],
+      message:
+        'Invalid options for SystemPromptPlugin:\n✖ required while the workflow is running; pass status: "completed" for the post-completion profile\n  → at runContext.currentStep',
     });
   });
 
   test("no mode anywhere fails the build, naming mode", async () => {
     const error = await buildWith(systemPromptPlugins(), history, {}).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ cause: { name: "SystemPromptInputError", fields: ["mode"] } });
+    expect(error).toMatchObject({ name: "SystemPromptInputError", fields: ["mode"] });
   });
 
   test("a misspelt agent field is named, not silently dropped", async () => {
     const agent = { ...persona, communication_style: "terse" };
     const error = await buildWith(systemPromptPlugins(), history, { mode: "agent", agent }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ cause: { fields: ["agent.communication_style"], message: expect.stringContaining('Unrecognized key: "communication_style"') } });
+    expect(error).toMatchObject({ fields: ["agent.communication_style"], message: expect.stringContaining('Unrecognized key: "communication_style"') });
   });
 
   test("bad constructor options throw at once", () => {

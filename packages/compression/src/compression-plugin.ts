@@ -1,0 +1,327 @@
+// CompressionPlugin: the compress stage's chain of strategies. It applies persisted summaries, then
+// runs the strategies in order until the goal is met; each decision names the strategy (or
+// "apply-summaries") that made it, so the report says which one dropped, cleared or summarized each
+// item. Core's FitBudgetPlugin runs after it as the last word.
+//
+// Hysteresis without state: once the estimated request passes triggerThreshold × budget, the chain
+// saves whole steps of (trigger − target) × budget, counted from the trigger point. Right after a
+// step the request is back at the target; it then grows until the next step. Decided from the
+// history alone, the cut stays put between steps, so consecutive builds share their prefix (the
+// provider's prompt cache keeps hitting) and a reused pipeline builds what a new one would.
+import {
+  CtxpipeError,
+  computeTurnGroups,
+  estimateFixedTokens,
+  estimateItemTokens,
+  type Item,
+  type Items,
+  type PipelinePlugin,
+  type PluginHost,
+  PluginError,
+  PluginOptionsError,
+  parsePluginOptions,
+  positionsOf,
+  STAGE,
+  type StageContext,
+} from "@ctxpipe/core";
+import { z } from "zod";
+import "./build-options.js";
+import type { CompressionBuildOptions } from "./build-options.js";
+import type { CompressionReport, SummarizerReport } from "./compression-report.js";
+import { DecisionBuffer } from "./decision-buffer.js";
+import { checkThresholds, type CompressionSettings, compressionSettingsSchema } from "./compression-settings.js";
+import type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
+import { isProtected, type Protection, protectionOf } from "./protection.js";
+import { type Session, sessions } from "./compression-session.js";
+import { type StrategyInput, strategyFrom } from "./strategy-input.js";
+import { type AppliedSummaries, applySummaries } from "./summaries/apply-summaries.js";
+import type { Summarizer } from "./summaries/summarizer.js";
+import { type SummaryRecord, summaryRecordSchema } from "./summaries/summary-record.js";
+
+const PLUGIN_NAME = "CompressionPlugin";
+/** Names the apply step's decisions in the report, as a strategy's name does for its own. */
+const APPLY_STEP = "apply-summaries";
+/** Passes of the chain in one build: each one after the first applies the summaries the one before made. */
+const MAX_PASSES = 3;
+
+const pluginOptionsSchema = compressionSettingsSchema
+  .extend({
+    /** The chain, in order: built-in strategy names, their settings, or strategy objects. */
+    strategies: z.array(z.custom<StrategyInput>((value) => value !== undefined && value !== null, "a strategy name, settings or object")).min(1),
+    /** The summarizer the "summarize" strategy calls when its own settings name none. */
+    summarizer: z.custom<Summarizer>((value) => typeof value === "function", "a function (request) => Promise<string>").optional(),
+    /** Position of the first tap in the compress stage; the strategies follow it. Default STAGE.DEFAULT. */
+    stage: z.number().default(STAGE.DEFAULT),
+  })
+  .superRefine(checkThresholds);
+
+export type CompressionPluginOptions = z.input<typeof pluginOptionsSchema>;
+
+const buildOptionsSchema = z.union([
+  z.literal(false),
+  z
+    .strictObject({
+      tokenBudget: z.number().int().positive().optional(),
+      triggerThreshold: z.number().gt(0).max(1).optional(),
+      targetUsage: z.number().gt(0).max(1).optional(),
+      minRecentMessages: z.number().int().nonnegative().optional(),
+      loopStartId: z.string().min(1).optional(),
+    })
+    .optional(),
+]);
+
+export class CompressionPlugin implements PipelinePlugin {
+  readonly name = PLUGIN_NAME;
+  readonly #settings: CompressionSettings;
+  readonly #strategies: ReadonlyArray<CompressionStrategy>;
+  readonly #stage: number;
+
+  constructor(options: CompressionPluginOptions) {
+    const parsed = parsePluginOptions(PLUGIN_NAME, pluginOptionsSchema, options);
+    const { strategies, stage, summarizer, ...settings } = parsed;
+    this.#settings = settings;
+    this.#stage = stage;
+    this.#strategies = strategies.map((input, index) => strategyFrom(input, index, { plugin: PLUGIN_NAME, summarizer }));
+    // Names are tap names and report plugin names: a clash is a configuration mistake, reported like
+    // any other bad option (PluginOptionsError naming the entry), not as a plugin failure.
+    const names = new Set<string>([APPLY_STEP]);
+    for (const [index, strategy] of this.#strategies.entries()) {
+      if (names.has(strategy.name)) {
+        const clash = strategy.name === APPLY_STEP ? "is the name of the step that applies persisted summaries" : "is already the name of an earlier strategy";
+        throw new PluginOptionsError(PLUGIN_NAME, `  strategies[${index}]: the name "${strategy.name}" ${clash}; names must be unique in a chain`);
+      }
+      names.add(strategy.name);
+    }
+  }
+
+  /** The chain's strategies, in order. */
+  get strategies(): ReadonlyArray<CompressionStrategy> {
+    return this.#strategies;
+  }
+
+  apply(pipeline: PluginHost): void {
+    pipeline.hooks.compress.tapPromise({ name: PLUGIN_NAME, stage: this.#stage }, (items, context) => this.#compress(items, context));
+  }
+
+  async #compress(items: Items, context: StageContext): Promise<Items> {
+    const perBuild = parseBuildOption("compression", buildOptionsSchema, context.options.compression) as CompressionBuildOptions | false | undefined;
+    const records = parseBuildOption("summaries", z.array(summaryRecordSchema).optional(), context.options.summaries) ?? [];
+    const settings: CompressionSettings = { ...this.#settings, ...(perBuild === false || perBuild === undefined ? {} : withoutUndefined(perBuild)) };
+    if (settings.targetUsage > settings.triggerThreshold) parseBuildOption("compression", compressionSettingsSchema.superRefine(checkThresholds), settings);
+    const enabled = perBuild !== false;
+    const loopStartId = perBuild === false || perBuild === undefined ? undefined : perBuild.loopStartId;
+
+    // A summary made in a pass changes what every later build starts from (they apply its record
+    // before any strategy runs). So the chain starts over with it applied, and this build sends what
+    // the next one will: a strategy ahead of summarize does not undo its work a turn later.
+    const made: SummaryRecord[] = [];
+    const madeBy = new Map<string, string>();
+    let summarizer: SummarizerReport | undefined;
+    let first: FirstPass | undefined;
+    for (let pass = 1; ; pass++) {
+      const buffer = new DecisionBuffer();
+      const applied = applySummaries(items, [...records, ...made], {
+        recorderFor: (summaryId) => buffer.as(madeBy.get(summaryId) ?? APPLY_STEP),
+        warn: (message) => buffer.warn(`${APPLY_STEP}: ${message}`),
+        madeNow: madeBy,
+      });
+      const session = this.#session(context, settings, enabled, loopStartId, applied);
+      if (pass === 1) first = { usageBefore: session.usageBefore, goal: session.goal, triggered: session.triggered };
+      let current = applied.items;
+      let restart = false;
+      for (const strategy of this.#strategies) {
+        const scoped = buffer.contextFor(context, strategy.name);
+        sessions.set(scoped, session);
+        current = await this.#run(strategy, current, scoped, session);
+        if (session.summarizer !== undefined) summarizer = session.summarizer;
+        if (session.records.length > 0 && pass < MAX_PASSES) {
+          for (const record of session.records) {
+            made.push(record);
+            madeBy.set(record.id, strategy.name);
+          }
+          restart = true;
+          break;
+        }
+      }
+      if (restart) continue;
+      if (first !== undefined) creditEarlierPasses(session, first, made, madeBy);
+      session.records.unshift(...made.filter((record) => !session.records.includes(record)));
+      session.summarizer = summarizer;
+      buffer.flush(context);
+      context.report.attach("compression", reportOf(session));
+      return current;
+    }
+  }
+
+  #session(context: StageContext, settings: CompressionSettings, enabled: boolean, loopStartId: string | undefined, applied: AppliedSummaries): Session {
+    const budget = settings.tokenBudget ?? context.budget?.available;
+    const fixed = estimateFixedTokens(context);
+    let usage = fixed;
+    for (const item of applied.items) usage += estimateItemTokens(item, context);
+    const session: Session = {
+      settings,
+      enabled,
+      loopStartId,
+      budget,
+      fixed,
+      usageBefore: usage,
+      usage,
+      goal: 0,
+      saved: 0,
+      triggered: false,
+      strategies: [],
+      applied: applied.applied,
+      skipped: applied.skipped,
+      records: [],
+      summarizer: undefined,
+    };
+    if (budget !== undefined && enabled) {
+      const triggerAt = settings.triggerThreshold * budget;
+      if (usage > triggerAt) {
+        const step = Math.max(1, Math.round((settings.triggerThreshold - settings.targetUsage) * budget));
+        session.triggered = true;
+        session.goal = Math.max(1, Math.ceil((usage - triggerAt) / step)) * step;
+      }
+    }
+    return session;
+  }
+
+  async #run(strategy: CompressionStrategy, items: Items, context: StageContext, session: Session): Promise<Items> {
+    const remaining = session.goal - session.saved;
+    if (!session.triggered || remaining <= 0 || session.budget === undefined) {
+      session.strategies.push({ name: strategy.name, ran: false, itemsAffected: 0, tokensSaved: 0 });
+      return items;
+    }
+
+    const turns = items === context.inputItems ? context.turns : computeTurnGroups(items);
+    const positions = positionsOf(items);
+    const protection = protectionOf(items, turns, positions, session.settings.minRecentMessages, session.loopStartId);
+    const groupProtected = protectedGroups(turns.groups, positions, items, protection);
+    const compressionContext: CompressionContext = {
+      build: context,
+      budget: session.budget,
+      target: session.settings.targetUsage * session.budget,
+      usage: session.usage,
+      remaining,
+      turns,
+      isProtected: (item) => {
+        const position = positions.get(item.id);
+        return position !== undefined && isProtected(protection, item, position);
+      },
+      isProtectedGroup: (index) => groupProtected[index] === true,
+      estimate: (item) => estimateItemTokens(item, context),
+      itemById: (id) => {
+        const position = positions.get(id);
+        return position === undefined ? undefined : items[position];
+      },
+    };
+
+    let returned: unknown;
+    try {
+      returned = await strategy.compress(items, compressionContext);
+    } catch (error) {
+      // A strategy's own typed error (SummarizerError) reaches the caller as it is; others name it.
+      if (CtxpipeError.isInstance(error)) throw error;
+      throw new PluginError(strategy.name, "compress", error);
+    }
+    if (returned !== undefined && returned !== null && !Array.isArray(returned)) {
+      throw new PluginError(strategy.name, "compress", new Error(`returned ${typeof returned} instead of an item array; return the new list, or undefined to keep it`));
+    }
+    const result = (returned ?? items) as Items;
+    checkProtectedKept(strategy.name, items, result, protection);
+
+    let usage = session.fixed;
+    for (const item of result) usage += estimateItemTokens(item, context);
+    let affected = 0;
+    const present = new Set(result);
+    for (const item of items) if (!present.has(item)) affected++;
+    session.strategies.push({ name: strategy.name, ran: true, itemsAffected: affected, tokensSaved: Math.max(0, session.usage - usage) });
+    session.saved += Math.max(0, session.usage - usage);
+    session.usage = usage;
+    return result;
+  }
+}
+
+interface FirstPass {
+  readonly usageBefore: number;
+  readonly goal: number;
+  readonly triggered: boolean;
+}
+
+/**
+ * The report of a build that started over: figures from where it really started, and the summary
+ * made in an earlier pass credited to the strategy that made it (the last pass only applied it).
+ */
+function creditEarlierPasses(session: Session, first: FirstPass, made: ReadonlyArray<SummaryRecord>, madeBy: ReadonlyMap<string, string>): void {
+  if (made.length === 0) return;
+  const saved = Math.max(0, first.usageBefore - session.usageBefore);
+  const credited = new Set<string>();
+  for (const record of made) {
+    const name = madeBy.get(record.id)!;
+    const index = session.strategies.findIndex((strategy) => strategy.name === name);
+    if (index === -1) continue;
+    const entry = session.strategies[index]!;
+    const share = credited.has(name) || credited.size > 0 ? 0 : saved;
+    credited.add(name);
+    session.strategies[index] = { name, ran: true, itemsAffected: entry.itemsAffected + record.coveredIds.length, tokensSaved: entry.tokensSaved + share };
+  }
+  session.saved += saved;
+  session.usageBefore = first.usageBefore;
+  session.goal = first.goal;
+  session.triggered = first.triggered;
+}
+
+/** A per-build option that does not validate fails the build with PluginOptionsError naming the field. */
+function parseBuildOption<Schema extends z.ZodType>(field: string, schema: Schema, value: unknown): z.output<Schema> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new PluginOptionsError(PLUGIN_NAME, `  build option "${field}":\n${z.prettifyError(result.error).replaceAll("→ at ", `→ at ${field}.`)}`);
+  return result.data;
+}
+
+function withoutUndefined<Value extends object>(value: Value): Partial<Value> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<Value>;
+}
+
+function protectedGroups(groups: ReturnType<typeof computeTurnGroups>["groups"], positions: ReadonlyMap<string, number>, items: Items, protection: Protection): boolean[] {
+  const flags = new Array<boolean>(groups.length).fill(false);
+  for (const group of groups) {
+    for (const id of group.itemIds) {
+      const position = positions.get(id)!;
+      if (isProtected(protection, items[position]!, position)) {
+        flags[group.index] = true;
+        break;
+      }
+    }
+  }
+  return flags;
+}
+
+/** The current loop and the newest messages must come out exactly as they went in. */
+function checkProtectedKept(strategy: string, before: Items, after: Items, protection: Protection): void {
+  const kept = new Set<Item>(after);
+  for (let position = 0; position < before.length; position++) {
+    const item = before[position]!;
+    if (isProtected(protection, item, position) && !kept.has(item)) {
+      throw new PluginError(strategy, "compress", new Error(`changed or removed item "${item.id}", which belongs to the current loop or the newest messages; strategies must leave those alone`));
+    }
+  }
+}
+
+function reportOf(session: Session): CompressionReport {
+  const budget = session.budget;
+  return {
+    budget,
+    usageBefore: session.usageBefore,
+    usageAfter: session.usage,
+    triggerAt: budget === undefined ? undefined : Math.round(session.settings.triggerThreshold * budget),
+    targetAt: budget === undefined ? undefined : Math.round(session.settings.targetUsage * budget),
+    triggered: session.triggered,
+    goal: session.goal,
+    ran: session.applied.length > 0 || session.records.length > 0 || session.strategies.some((strategy) => strategy.itemsAffected > 0),
+    strategies: [...session.strategies],
+    appliedSummaries: [...session.applied],
+    skippedSummaries: [...session.skipped],
+    records: [...session.records],
+    summarizer: session.summarizer,
+  };
+}

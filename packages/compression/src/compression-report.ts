@@ -1,0 +1,58 @@
+// What report.compression says about one build: whether compression triggered and ran, the figures
+// it worked from, what each strategy saved, and the summaries applied, skipped and made.
+import type { SummaryRecord } from "./summaries/summary-record.js";
+
+export interface StrategyReport {
+  readonly name: string;
+  /** Whether the strategy was called: the chain stops calling strategies once the goal is met. */
+  readonly ran: boolean;
+  /** Items it dropped, cleared or summarized. */
+  readonly itemsAffected: number;
+  /** Estimated tokens the request lost through it (what a summary costs is already taken off). */
+  readonly tokensSaved: number;
+}
+
+export type SummarizerOutcome = "made" | "reused" | "threw" | "timed-out" | "empty";
+
+export interface SummarizerReport {
+  readonly outcome: SummarizerOutcome;
+  /** The error or problem, for an outcome other than made/reused. */
+  readonly error?: string;
+  /** Messages the summary was asked to cover. */
+  readonly coveredCount: number;
+}
+
+export interface SkippedSummary {
+  readonly id: string;
+  readonly reason: string;
+}
+
+export interface CompressionReport {
+  /** Tokens the request may use; undefined when the build had no budget, so no strategy could run. */
+  readonly budget: number | undefined;
+  /** Estimated tokens of the request before the strategies ran (persisted summaries applied). */
+  readonly usageBefore: number;
+  /** Estimated tokens after them. */
+  readonly usageAfter: number;
+  readonly triggerAt: number | undefined;
+  readonly targetAt: number | undefined;
+  /** Whether usageBefore was over the trigger point. */
+  readonly triggered: boolean;
+  /**
+   * Tokens the chain set out to save: whole steps of (trigger − target) × budget, counted from the
+   * trigger point, so the cut only moves once the history has grown by a step (the prompt cache
+   * keeps its prefix in between).
+   */
+  readonly goal: number;
+  /** Whether any strategy changed anything. */
+  readonly ran: boolean;
+  readonly strategies: ReadonlyArray<StrategyReport>;
+  /** Persisted summaries (records and summary items) applied in this build. */
+  readonly appliedSummaries: ReadonlyArray<string>;
+  /** Records not applied, and why: a missing start id, messages changed or gone, an overlap. */
+  readonly skippedSummaries: ReadonlyArray<SkippedSummary>;
+  /** Records made in this build: persist them and pass them back in later builds' `summaries`. */
+  readonly records: ReadonlyArray<SummaryRecord>;
+  /** What the summarizer did, when it was asked. */
+  readonly summarizer: SummarizerReport | undefined;
+}

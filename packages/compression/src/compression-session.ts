@@ -1,0 +1,33 @@
+// One build attempt's compression state, shared by the chain's taps through the build's context.
+import type { StageContext } from "@ctxpipe/core";
+import type { SkippedSummary, StrategyReport, SummarizerReport } from "./compression-report.js";
+import type { CompressionSettings } from "./compression-settings.js";
+import type { SummaryRecord } from "./summaries/summary-record.js";
+
+/** One build attempt's state, shared by the chain's taps. */
+export interface Session {
+  readonly settings: CompressionSettings;
+  readonly enabled: boolean;
+  readonly loopStartId: string | undefined;
+  readonly budget: number | undefined;
+  readonly fixed: number;
+  usageBefore: number;
+  usage: number;
+  goal: number;
+  saved: number;
+  triggered: boolean;
+  readonly strategies: StrategyReport[];
+  readonly applied: string[];
+  readonly skipped: SkippedSummary[];
+  readonly records: SummaryRecord[];
+  summarizer: SummarizerReport | undefined;
+}
+
+export const sessions = new WeakMap<StageContext, Session>();
+
+/** The session of the build a strategy runs in; strategies that make summaries report them here. */
+export function sessionOf(context: StageContext): Session | undefined {
+  return sessions.get(context);
+}
+
+

@@ -1,0 +1,25 @@
+// @ctxpipe/compression: swappable compression strategies on the compress stage.
+import "./build-options.js";
+
+export type { CompressionBuildOptions } from "./build-options.js";
+export { CompressionPlugin, type CompressionPluginOptions } from "./compression-plugin.js";
+export type { CompressionReport, SkippedSummary, StrategyReport, SummarizerOutcome, SummarizerReport } from "./compression-report.js";
+export type { CompressionSettings, CompressionSettingsInput } from "./compression-settings.js";
+export type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
+export { type ClearToolResultsSettings, clearToolResults } from "./strategies/clear-tool-results.js";
+export { type PrioritySettings, priority } from "./strategies/priority.js";
+export { type SlidingWindowSettings, slidingWindow } from "./strategies/sliding-window.js";
+export { type SummarizeSettings, summarize } from "./strategies/summarize.js";
+export { STRATEGY_NAMES, type StrategyInput, type StrategyName, type StrategySettings } from "./strategy-input.js";
+export { fingerprintOf } from "./summaries/fingerprint.js";
+export { type Summarizer, type SummarizerRequest, summaryPrompt, transcriptOf } from "./summaries/summarizer.js";
+export { SUMMARIZER_FAILED, SummarizerError } from "./summaries/summarizer-error.js";
+export { type SummaryRecord, summaryRecordSchema } from "./summaries/summary-record.js";
+export {
+  type CompressionOutcome,
+  CompressionPipeline,
+  type CompressionPipelineOptions,
+  type CompressionUsage,
+  type CompressOptions,
+  type HistoricalCompressionOutcome,
+} from "./compression-pipeline.js";

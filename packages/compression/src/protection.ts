@@ -1,0 +1,38 @@
+// Which items no strategy may touch: the current loop (the newest turn the user opened, or everything
+// from loopStartId) and the newest minRecentMessages messages.
+import { currentTurnOf, type Item, type Items, type TurnGroups } from "@ctxpipe/core";
+
+export interface Protection {
+  /** Position of the first protected item; everything from here on is protected. */
+  readonly from: number;
+  /** Protected ids before `from`: the current loop's results that came in out of order. */
+  readonly extra: ReadonlySet<string>;
+}
+
+export function protectionOf(items: Items, turns: TurnGroups, positions: ReadonlyMap<string, number>, minRecentMessages: number, loopStartId: string | undefined): Protection {
+  let from = items.length;
+  // The newest messages: stored system messages are never sent, so they do not count.
+  let recent = 0;
+  for (let position = items.length - 1; position >= 0 && recent < minRecentMessages; position--) {
+    if (items[position]!.type !== "system") recent++;
+    from = position;
+  }
+  const extra = new Set<string>();
+  const loopStart = loopStartId === undefined ? undefined : positions.get(loopStartId);
+  if (loopStart !== undefined) from = Math.min(from, loopStart);
+  else {
+    const current = currentTurnOf(turns, (id) => items[positions.get(id)!]);
+    if (current !== undefined) {
+      for (const id of current.itemIds) {
+        const position = positions.get(id)!;
+        if (id === current.itemIds[0]) from = Math.min(from, position);
+        else if (position < from) extra.add(id);
+      }
+    }
+  }
+  return { from, extra };
+}
+
+export function isProtected(protection: Protection, item: Item, position: number): boolean {
+  return position >= protection.from || protection.extra.has(item.id);
+}
