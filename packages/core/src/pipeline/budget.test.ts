@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
 import { countOpenAIChatTokens } from "../renderers/openai-chat/count-openai-chat-tokens.js";
+import type { ItemInput } from "../model/item.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { toolLoopFixture, wordTokenizer } from "../testing/index.js";
 
@@ -61,5 +62,38 @@ describe("budget", () => {
       plugin: "build()",
       message: expect.stringContaining(field),
     });
+  });
+
+  test("estimates that undercount by more than one attempt's overshoot still end in a request that fits", async () => {
+    // The history ends on an error, so repair adds a "Continue." turn the compress stage's estimate
+    // did not see: the whole history renders 1 token over, the newest turn alone well under.
+    const items: ItemInput[] = [
+      { id: "t0-user", type: "user", text: "你好，请帮我总结一下这个文件。" },
+      { id: "t1-user", type: "user", text: "Fix the failing test in parser.ts." },
+      { id: "t1-error", type: "error", text: "LLM_TIMEOUT: no answer within 60 s" },
+    ];
+    const options = { tokenizer: wordTokenizer, system: "You are a careful engineer." };
+    const whole = await createPipeline().build(items, options);
+    const newest = await createPipeline().build(items.slice(1), options);
+    const maxTokens = whole.tokenCount - 1;
+    expect(newest.tokenCount).toBeLessThan(maxTokens);
+    const result = await createPipeline().build(items, { ...options, maxTokens });
+    expect(result.tokenCount).toBeLessThanOrEqual(maxTokens);
+    expect(result.includedIds).toEqual(["t1-user", "t1-error"]);
+    expect(result.report.budget!.attempts).toBeGreaterThan(1);
+  });
+
+  test("a newest turn that cannot fit says so, even when the estimate thought it would", async () => {
+    const items: ItemInput[] = [
+      { id: "t0-user", type: "user", text: "你好，请帮我总结一下这个文件。" },
+      { id: "t0-reply", type: "assistant", text: "你好，请帮我总结一下这个文件。" },
+    ];
+    const fits = await createPipeline().build(items, { tokenizer: wordTokenizer });
+    const error = await createPipeline()
+      .build(items, { tokenizer: wordTokenizer, maxTokens: fits.tokenCount - 1 })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as BudgetExceededError).detail).toContain('newest turn (from item "t0-user")');
+    expect((error as Error).message).toContain("do not fit on their own");
   });
 });

@@ -9,7 +9,8 @@ import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
 import { PluginError } from "../errors/plugin-error.js";
 import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import { RendererNotFoundError } from "../errors/renderer-not-found-error.js";
-import type { ItemInput } from "../model/item.js";
+import type { Item, ItemInput } from "../model/item.js";
+import type { TurnGroups } from "../model/turn-groups.js";
 import type { RendererName, RendererOutputMap } from "../spec/renderer-output-map.js";
 import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
@@ -26,6 +27,7 @@ import { InputPreparer } from "./input-preparer.js";
 import type { Items, PipelineHooks, PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
 import { STAGE_LABELS, STAGES } from "./stage.js";
 import { comparePrefix } from "./compare-prefix.js";
+import { currentTurnOf } from "./estimate-tokens.js";
 import type { Budget, RenderResult, RequestPrefix, StageContext, ValidateContext } from "./stage-context.js";
 import { createTapOnlyHooks, type HookGuard } from "./tap-only-hooks.js";
 import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
@@ -174,16 +176,22 @@ export class Pipeline implements PluginHost {
     // Over budget, the stages run again from compress, told by how much the last request was over.
     let attempt: Attempt;
     let attempts = 0;
+    let previousTokenCount: number | undefined;
     for (let shortfall = 0; ; ) {
       attempts++;
-      const attemptBudget = budget === undefined ? undefined : { ...budget, shortfall };
+      const attemptBudget = budget === undefined ? undefined : { ...budget, shortfall, ...(previousTokenCount === undefined ? {} : { previousTokenCount }) };
       attempt = await this.#attempt({ options, renderer, tokenizer, budget: attemptBudget, tools, inputItems: ordered, turns });
       const over = budget === undefined ? 0 : attempt.rendered.tokenCount - budget.available;
       if (over <= 0) break;
       if (attempts >= MAX_BUDGET_ATTEMPTS || !this.#raw.compress.isUsed()) {
-        throw new BudgetExceededError(attempt.rendered.tokenCount, budget!.available, tokenizer.exact);
+        const detail = newestTurnOnly(attempt.current, turns);
+        throw new BudgetExceededError(attempt.rendered.tokenCount, budget!.available, tokenizer.exact, detail === undefined ? {} : { detail });
       }
-      shortfall += over;
+      // Compress plugins work from estimates, which may miss by more than one attempt's overshoot (a
+      // synthesized turn, a provider's heavier formatting): the shortfall doubles so that a few
+      // attempts always reach a request that fits, at the price of dropping a little more than needed.
+      shortfall = 2 * shortfall + over;
+      previousTokenCount = attempt.rendered.tokenCount;
     }
     const { rendered, current, internals, renderPlugin, violations, repaired, context } = attempt;
     const previousPrefix = this.#previousPrefix.get(renderer);
@@ -406,7 +414,24 @@ function systemPartsReport(context: ValidateContext): SystemPartReport[] {
 }
 
 /** Runs of the stages a build may take to fit its budget before it gives up. */
-const MAX_BUDGET_ATTEMPTS = 4;
+const MAX_BUDGET_ATTEMPTS = 6;
+
+/**
+ * When a request that was over budget held nothing older than the newest turn the user opened, that
+ * turn cannot fit: say so. Undefined when older items were still in it.
+ */
+function newestTurnOnly(sent: Items, turns: TurnGroups): string | undefined {
+  const sentById = new Map<string, Item>();
+  for (const item of sent) sentById.set(item.id, item);
+  const current = currentTurnOf(turns, (id) => sentById.get(id));
+  if (current === undefined) return undefined;
+  for (const item of sent) {
+    const group = turns.groupOf(item.id);
+    if (group !== undefined && group.index < current.index) return undefined;
+  }
+  const newest = current.openedBy ?? current.itemIds[0];
+  return `Nothing older than the newest turn (from item "${newest}") was left in the request; that turn and the system prompt do not fit on their own.`;
+}
 
 interface Attempt {
   readonly rendered: RenderResult<unknown>;

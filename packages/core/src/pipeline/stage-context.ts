@@ -21,6 +21,8 @@ export interface Budget {
    * `available - shortfall`, so their estimates need not be exact.
    */
   readonly shortfall: number;
+  /** On a second or later attempt, the rendered count of the attempt before (what the estimates missed shows in it). */
+  readonly previousTokenCount?: number;
 }
 
 export interface SystemPart {

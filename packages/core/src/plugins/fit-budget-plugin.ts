@@ -31,6 +31,9 @@ const fitBudgetPluginOptionsSchema = z.strictObject({
 
 export type FitBudgetPluginOptions = z.input<typeof fitBudgetPluginOptionsSchema>;
 
+/** This plugin's estimate of the request it let through, per build, for the next attempt to compare with. */
+const lastEstimates = new WeakMap<ReadonlyArray<Item>, number>();
+
 export class FitBudgetPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof fitBudgetPluginOptionsSchema>;
@@ -46,11 +49,18 @@ export class FitBudgetPlugin implements PipelinePlugin {
   #fit(items: Items, context: StageContext): Items | undefined {
     const budget = context.budget;
     if (budget === undefined || items.length === 0) return undefined;
-    const target = budget.available - budget.shortfall;
     const costs = new Array<number>(items.length);
     let total = estimateFixedTokens(context);
     for (let index = 0; index < items.length; index++) total += costs[index] = estimateItemTokens(items[index]!, context);
-    if (total <= target) return undefined;
+    // On a retry, what the last attempt really rendered against what this plugin estimated for it
+    // says how far the estimates run low (a provider's heavier formatting, repairs): aim that much lower.
+    const estimatedBefore = budget.previousTokenCount === undefined ? undefined : lastEstimates.get(context.inputItems);
+    const scale = estimatedBefore === undefined || estimatedBefore <= 0 ? 1 : Math.max(1, budget.previousTokenCount! / estimatedBefore);
+    const target = Math.min(budget.available - budget.shortfall, Math.floor(budget.available / scale));
+    if (total <= target) {
+      lastEstimates.set(context.inputItems, total);
+      return undefined;
+    }
 
     const turns = items === context.inputItems ? context.turns : computeTurnGroups(items);
     const positionOf = positionsOf(items);
@@ -78,6 +88,7 @@ export class FitBudgetPlugin implements PipelinePlugin {
       });
     }
 
+    lastEstimates.set(context.inputItems, total - dropped);
     const droppedIds = new Set<string>();
     for (let index = 0; index < cut; index++) for (const id of groups[index]!.itemIds) droppedIds.add(id);
     const reason = `over budget: the oldest turns were dropped to fit ${budget.available} tokens`;
