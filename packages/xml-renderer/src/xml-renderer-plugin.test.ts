@@ -243,7 +243,8 @@ describe("bad options", () => {
   test("per build, fail the build with the field named", async () => {
     const error = await buildWith(xml(), toolLoopFixture(), { renderer: "xml", xml: { includeOnlyChunkIds: "u1" as never } }).catch((thrown: unknown) => thrown);
     expect(CtxpipeError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: "PLUGIN_FAILED", pluginCode: "OPTIONS_INVALID" });
+    // An options error reaches the caller as it is, not wrapped in a PluginError.
+    expect(error).toMatchObject({ name: "PluginOptionsError", code: "OPTIONS_INVALID" });
     expect((error as Error).message).toContain("→ at includeOnlyChunkIds");
   });
 
@@ -278,7 +279,7 @@ describe("per-build options", () => {
 
   test("systemPrompt and system together are refused", async () => {
     const error = await buildWith(xml(), toolLoopFixture(), { renderer: "xml", system: "A", xml: { systemPrompt: "B" } }).catch((thrown: unknown) => thrown);
-    expect(error).toMatchObject({ code: "PLUGIN_FAILED", pluginCode: "OPTIONS_INVALID" });
+    expect(error).toMatchObject({ name: "PluginOptionsError", code: "OPTIONS_INVALID" });
     expect((error as Error).message).toContain("xml.systemPrompt: give the system prompt once");
   });
 });
