@@ -50,7 +50,7 @@ const pluginOptionsSchema = compressionSettingsSchema
     strategies: z.array(z.custom<StrategyInput>((value) => value !== undefined && value !== null, "a strategy name, settings or object")).min(1),
     /** The summarizer the "summarize" strategy calls when its own settings name none. */
     summarizer: z.custom<Summarizer>((value) => typeof value === "function", "a function (request) => Promise<string>").optional(),
-    /** Position of the first tap in the compress stage; the strategies follow it. Default STAGE.DEFAULT. */
+    /** Position of the plugin's tap in the compress stage. Default STAGE.DEFAULT. */
     stage: z.number().default(STAGE.DEFAULT),
   })
   .superRefine(checkThresholds);
@@ -82,7 +82,7 @@ export class CompressionPlugin implements PipelinePlugin {
     this.#settings = settings;
     this.#stage = stage;
     this.#strategies = strategies.map((input, index) => strategyFrom(input, index, { plugin: PLUGIN_NAME, summarizer }));
-    // Names are tap names and report plugin names: a clash is a configuration mistake, reported like
+    // Names are the report's plugin names for each decision: a clash is a configuration mistake, reported like
     // any other bad option (PluginOptionsError naming the entry), not as a plugin failure.
     const names = new Set<string>([APPLY_STEP]);
     for (const [index, strategy] of this.#strategies.entries()) {
@@ -160,7 +160,6 @@ export class CompressionPlugin implements PipelinePlugin {
     for (const item of applied.items) usage += estimateItemTokens(item, context);
     const session: Session = {
       settings,
-      enabled,
       loopStartId,
       budget,
       fixed,

@@ -1,13 +1,12 @@
-// One build attempt's compression state, shared by the chain's taps through the build's context.
+// One pass of the chain's compression state, found by a strategy (summarize) through its context.
 import type { StageContext } from "@ctxpipe/core";
 import type { SkippedSummary, StrategyReport, SummarizerReport } from "./compression-report.js";
 import type { CompressionSettings } from "./compression-settings.js";
 import type { SummaryRecord } from "./summaries/summary-record.js";
 
-/** One build attempt's state, shared by the chain's taps. */
+/** One pass's state: the figures the strategies work from and what they did. */
 export interface Session {
   readonly settings: CompressionSettings;
-  readonly enabled: boolean;
   readonly loopStartId: string | undefined;
   readonly budget: number | undefined;
   readonly fixed: number;

@@ -49,8 +49,7 @@ function wrapThrown(plugin: string, hook: string, error: unknown): CtxpipeError 
   // A PluginError raised inside (say, by the tokenizer a renderer called) already names the culprit;
   // a plugin that finds the budget impossible or its per-build options invalid says so with the error
   // callers already handle; a plugin package's own error (a code core does not define) is already typed.
-  if (CtxpipeError.isInstance(error) && PASSED_THROUGH.has(error.code)) return error;
-  if (CtxpipeError.isInstance(error) && !CORE_CODES.has(error.code)) return error;
+  if (CtxpipeError.isInstance(error) && (PASSED_THROUGH.has(error.code) || !CORE_CODES.has(error.code))) return error;
   // Decorate, never replace: the original error stays reachable as `cause`.
   return new PluginError(plugin, hook, error);
 }
