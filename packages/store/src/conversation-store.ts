@@ -1,0 +1,45 @@
+// What every store provides. The JSON-lines store and the PostgreSQL store implement it and pass the
+// same contract tests (@ctxpipe/store/testing), which a third-party store can run too.
+import type { StoredMessage, StoredSummaryRecord } from "./stored-message.js";
+
+/** Something the store noticed while loading and worked around, such as a torn last line after a crash. */
+export interface StoreWarning {
+  readonly message: string;
+  /** The file (JSON-lines store) or table (PostgreSQL store) concerned. */
+  readonly location: string;
+  /** 1-based line of the file, or the row's sequence number. */
+  readonly line?: number;
+}
+
+export interface LoadedConversation {
+  readonly conversationId: string;
+  /** Every message, in the order the store acknowledged them. Empty for an unknown conversation. */
+  readonly messages: ReadonlyArray<StoredMessage>;
+  /** Every summary record, in the order they were appended. */
+  readonly summaries: ReadonlyArray<StoredSummaryRecord>;
+  readonly warnings: ReadonlyArray<StoreWarning>;
+}
+
+export interface ConversationInfo {
+  readonly conversationId: string;
+  readonly messageCount: number;
+  /** When the last record was appended (ISO 8601), if known. */
+  readonly updatedAt?: string;
+}
+
+export interface ConversationStore {
+  /**
+   * Appends one message or several, in order. Resolves once they are durable; all of a batch or none
+   * of it is stored. Rejects with StoreInputError (naming the index, id and field) before writing
+   * anything when a message is invalid.
+   */
+  append(conversationId: string, messages: StoredMessage | ReadonlyArray<StoredMessage>): Promise<void>;
+  /** Appends summary records (what report.compression.records holds), durable when it resolves. */
+  appendSummaries(conversationId: string, records: StoredSummaryRecord | ReadonlyArray<StoredSummaryRecord>): Promise<void>;
+  /** Loads a conversation. Rejects with StoreCorruptError naming the file or table and the line or row. */
+  load(conversationId: string): Promise<LoadedConversation>;
+  /** Conversations with at least one record, ordered by id. */
+  list(): Promise<ReadonlyArray<ConversationInfo>>;
+  /** Waits for pending appends and releases files or connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,128 @@
+// Appends to conversation logs with group commit: appends that arrive while a write is in flight are
+// coalesced, in call order, into the next single write and fsync of that conversation. Each caller's
+// promise settles when the write holding its lines is durable (or has failed).
+import { type FileHandle, open } from "node:fs/promises";
+import type { StoreWarning } from "../conversation-store.js";
+import { encodeHeaderLine } from "./log-record.js";
+import { repairTornTail } from "./repair-torn-tail.js";
+import { syncDirectory } from "./sync-directory.js";
+import { withFileLock } from "./with-file-lock.js";
+
+/** Above this, queued appends wait for the next write (one append's lines are never split). */
+const MAX_GROUP_BYTES = 8 * 1024 * 1024;
+
+export interface LogTarget {
+  readonly conversationId: string;
+  readonly logPath: string;
+  readonly lockPath: string;
+}
+
+export interface GroupCommitWriterOptions {
+  readonly durable: boolean;
+  readonly lockTimeoutMs: number;
+  readonly onWarning: (warning: StoreWarning) => void;
+  /** Creates the store's directory (durably) before the first write. */
+  readonly prepareDirectory: () => Promise<string>;
+}
+
+interface PendingAppend {
+  readonly lines: string;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Queue {
+  readonly target: LogTarget;
+  readonly pending: PendingAppend[];
+  draining: Promise<void>;
+}
+
+export class GroupCommitWriter {
+  readonly #options: GroupCommitWriterOptions;
+  readonly #queues = new Map<string, Queue>();
+
+  constructor(options: GroupCommitWriterOptions) {
+    this.#options = options;
+  }
+
+  /** Queues lines (each ending in "\n") for one conversation; resolves once they are durable. */
+  append(target: LogTarget, lines: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const existing = this.#queues.get(target.logPath);
+      if (existing !== undefined) {
+        existing.pending.push({ lines, resolve, reject });
+        return;
+      }
+      const queue: Queue = { target, pending: [{ lines, resolve, reject }], draining: Promise.resolve() };
+      this.#queues.set(target.logPath, queue);
+      // Start on the next microtask, so appends issued together (Promise.all) share the first write.
+      queue.draining = Promise.resolve().then(() => this.#drain(queue));
+    });
+  }
+
+  /** Settles when every append queued so far for this log has been written or has failed. */
+  async idle(logPath?: string): Promise<void> {
+    const queues = logPath === undefined ? [...this.#queues.values()] : [this.#queues.get(logPath)];
+    await Promise.all(queues.map((queue) => queue?.draining));
+  }
+
+  async #drain(queue: Queue): Promise<void> {
+    while (queue.pending.length > 0) {
+      const group = takeGroup(queue.pending);
+      try {
+        await this.#write(queue.target, group.map((append) => append.lines).join(""));
+        for (const append of group) append.resolve();
+      } catch (error) {
+        for (const append of group) append.reject(error);
+      }
+    }
+    this.#queues.delete(queue.target.logPath);
+  }
+
+  async #write(target: LogTarget, lines: string): Promise<void> {
+    const { durable, lockTimeoutMs, onWarning } = this.#options;
+    const directory = await this.#options.prepareDirectory();
+    const onTakeover = (pid: number | undefined) =>
+      onWarning({ message: `Took over the lock of process ${pid ?? "(unknown)"}, which is no longer running.`, location: target.lockPath });
+    await withFileLock(target.lockPath, { timeoutMs: lockTimeoutMs, onTakeover }, async () => {
+      // O_APPEND: every write lands at the end, whoever else appended before us.
+      const log = await open(target.logPath, "a+");
+      try {
+        const size = await repairTornTail(log, target.logPath, (await log.stat()).size, durable, onWarning);
+        const data = Buffer.from(size === 0 ? encodeHeaderLine(target.conversationId) + lines : lines, "utf8");
+        await writeAllOrNothing(log, data, size);
+        if (durable) {
+          await log.sync();
+          if (size === 0) await syncDirectory(directory);
+        }
+      } finally {
+        await log.close();
+      }
+    });
+  }
+}
+
+function takeGroup(pending: PendingAppend[]): PendingAppend[] {
+  let bytes = 0;
+  let count = 0;
+  while (count < pending.length && (count === 0 || bytes + (pending[count] as PendingAppend).lines.length <= MAX_GROUP_BYTES)) {
+    bytes += (pending[count] as PendingAppend).lines.length;
+    count++;
+  }
+  return pending.splice(0, count);
+}
+
+/** One write(2); a short or failed write is cut back off, so the batch is stored whole or not at all. */
+async function writeAllOrNothing(log: FileHandle, data: Buffer, sizeBefore: number): Promise<void> {
+  let written: number;
+  try {
+    ({ bytesWritten: written } = await log.write(data, 0, data.length));
+  } catch (error) {
+    await log.truncate(sizeBefore).catch(() => undefined);
+    throw error;
+  }
+  if (written !== data.length) {
+    await log.truncate(sizeBefore).catch(() => undefined);
+    throw new Error(`Short write to the conversation log: ${written} of ${data.length} bytes; the append was not stored.`);
+  }
+}

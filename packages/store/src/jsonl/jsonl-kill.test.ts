@@ -1,0 +1,52 @@
+// DESIGN.md's "crash-safe log": a process killed with SIGKILL at a random moment, round after round on
+// the same conversation, loses no acknowledged message and leaves a log that loads (at most with a
+// warning about a torn last line), which the next process repairs and appends to.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { spawnAppendChild } from "./__fixtures__/spawn-append-child.js";
+import { JsonlStore } from "./jsonl-store.js";
+
+const ROUNDS = 24;
+
+let directory: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), "ctxpipe-kill-"));
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+test(`kill -9 during appends, ${ROUNDS} times: every acknowledged message is in the log and the log loads`, { timeout: 120_000 }, async () => {
+  const acknowledged: string[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const child = spawnAppendChild(["forever", directory, "crash", `r${round}`]);
+    // Some rounds die before the first acknowledgement (inside the first write, lock or repair),
+    // the others at a random moment of steady appending.
+    await child.waitForLine((line) => line === "ready");
+    if (round % 4 !== 0) await child.waitForLine((line) => line !== "ready" && !line.startsWith("warning"));
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 60));
+    child.process.kill("SIGKILL");
+    expect(await child.exited).toBe("SIGKILL");
+    const roundAcknowledged = child.lines.filter((line) => line !== "ready" && !line.startsWith("warning")).flatMap((line) => line.split(" "));
+    acknowledged.push(...roundAcknowledged);
+
+    // A fresh store each time: nothing cached, the file read from scratch.
+    const loaded = await new JsonlStore({ directory }).load("crash");
+    expect(loaded.warnings.length).toBeLessThanOrEqual(1);
+    const stored = loaded.messages.map((message) => message.id);
+    expect(new Set(stored).size).toBe(stored.length);
+    const storedSet = new Set(stored);
+    expect(acknowledged.filter((id) => !storedSet.has(id))).toStrictEqual([]);
+  }
+  expect(acknowledged.length).toBeGreaterThan(ROUNDS);
+
+  const store = new JsonlStore({ directory });
+  await store.append("crash", { id: "after-the-crashes", role: "user", content: "still works" });
+  const loaded = await store.load("crash");
+  expect(loaded.warnings).toStrictEqual([]);
+  expect(loaded.messages.at(-1)?.id).toBe("after-the-crashes");
+  // No lock is left behind, nor the temporary files of processes killed while taking one.
+  expect((await readdir(join(directory, ".locks"))).filter((name) => !name.endsWith(".tmp"))).toStrictEqual([]);
+});

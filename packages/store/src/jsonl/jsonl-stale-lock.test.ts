@@ -1,0 +1,58 @@
+// The inter-process lock: a live owner is waited for (and never overridden); the lock of a dead
+// process is taken over.
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import type { StoreWarning } from "../conversation-store.js";
+import { spawnAppendChild } from "./__fixtures__/spawn-append-child.js";
+import { JsonlStore } from "./jsonl-store.js";
+import { StoreLockTimeoutError } from "./store-lock-timeout-error.js";
+
+let directory: string;
+let lockPath: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), "ctxpipe-lock-"));
+  lockPath = join(directory, ".locks", "c.jsonl.lock");
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const message = (id: string) => ({ id, role: "user" as const, content: id });
+
+test("a lock held by a live process is respected; once that process is killed, its lock is taken over", { timeout: 60_000 }, async () => {
+  const holder = spawnAppendChild(["hold-lock", lockPath]);
+  await holder.waitForLine((line) => line === "locked");
+  const warnings: StoreWarning[] = [];
+  const store = new JsonlStore({ directory, lockTimeoutMs: 300, onWarning: (warning) => warnings.push(warning) });
+
+  const refused = await store.append("c", message("1")).catch((caught: unknown) => caught);
+  expect(refused).toBeInstanceOf(StoreLockTimeoutError);
+  expect(refused).toMatchObject({ code: "STORE_LOCK_TIMEOUT", lockPath, ownerPid: holder.process.pid });
+  expect((await store.load("c")).messages).toStrictEqual([]);
+
+  holder.process.kill("SIGKILL");
+  await holder.exited;
+  await store.append("c", message("2"));
+  expect((await store.load("c")).messages.map((entry) => entry.id)).toStrictEqual(["2"]);
+  expect(warnings).toStrictEqual([{ message: expect.stringContaining(`process ${holder.process.pid}`), location: lockPath }]);
+  expect(await readdir(join(directory, ".locks"))).toStrictEqual([]);
+});
+
+test.for([
+  ["a dead pid", "999999999 0123456789ab cafe\n"],
+  ["an empty file (a crash before the lock was written)", ""],
+  ["this pid with another process's token (a restarted container)", `${process.pid} 000000000000 cafe\n`],
+] as const)("a lock file naming %s is taken over", async ([, contents]) => {
+  await mkdir(join(directory, ".locks"), { recursive: true });
+  await writeFile(lockPath, contents);
+  // What a process killed while taking the lock leaves: removed along with the dead lock.
+  await writeFile(`${lockPath}.999999999-0abc.tmp`, "999999999 0123456789ab 0abc\n");
+  const warnings: StoreWarning[] = [];
+  const store = new JsonlStore({ directory, lockTimeoutMs: 2_000, onWarning: (warning) => warnings.push(warning) });
+  await store.append("c", message("1"));
+  expect((await store.load("c")).messages.map((entry) => entry.id)).toStrictEqual(["1"]);
+  expect(warnings).toHaveLength(1);
+  expect(await readdir(join(directory, ".locks"))).toStrictEqual([]);
+});

@@ -1,0 +1,79 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PluginOptionsError } from "@ctxpipe/core";
+import { afterAll, expect, test } from "vitest";
+import type { ConversationStore } from "../conversation-store.js";
+import { describeStoreContract } from "../testing/index.js";
+import { JsonlStore } from "./jsonl-store.js";
+
+const directories: string[] = [];
+const temporaryDirectory = async () => {
+  const directory = await mkdtemp(join(tmpdir(), "ctxpipe-jsonl-"));
+  directories.push(directory);
+  return directory;
+};
+afterAll(async () => {
+  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+describeStoreContract("JsonlStore", {
+  // A directory that does not exist yet: the store creates it on the first append.
+  create: async () => new JsonlStore({ directory: join(await temporaryDirectory(), "logs") }),
+  reopen: async (store: ConversationStore) => {
+    await store.close();
+    return new JsonlStore({ directory: (store as JsonlStore).directory });
+  },
+});
+
+describeStoreContract("JsonlStore without fsync", {
+  create: async () => new JsonlStore({ directory: await temporaryDirectory(), durability: "none" }),
+  reopen: async (store: ConversationStore) => {
+    await store.close();
+    return new JsonlStore({ directory: (store as JsonlStore).directory, durability: "none" });
+  },
+});
+
+test("the log is one header line, then one envelope per message or summary", async () => {
+  const directory = await temporaryDirectory();
+  const store = new JsonlStore({ directory });
+  await store.append("Run 1", [{ id: "1", role: "user", content: "hi" }, { id: "2", role: "assistant", content: null }]);
+  await store.appendSummaries("Run 1", { id: "s1", summary: "hello" });
+  await store.close();
+  expect((await readdir(directory)).sort()).toStrictEqual(["%52un%201.jsonl", ".locks"]);
+  expect(await readFile(join(directory, "%52un%201.jsonl"), "utf8")).toBe(
+    [
+      '{"log":{"format":"ctxpipe.conversation","version":1,"conversationId":"Run 1"}}',
+      '{"message":{"id":"1","role":"user","content":"hi"}}',
+      '{"message":{"id":"2","role":"assistant","content":null}}',
+      '{"summary":{"id":"s1","summary":"hello"}}',
+      "",
+    ].join("\n"),
+  );
+  expect(await readdir(join(directory, ".locks"))).toStrictEqual([]);
+});
+
+test("a long conversation id gets a hashed file name and comes back from the header", async () => {
+  const directory = await temporaryDirectory();
+  const store = new JsonlStore({ directory });
+  const conversationId = "Ü".repeat(200);
+  await store.append(conversationId, { id: "1", role: "user", content: "hi" });
+  const [name] = (await readdir(directory)).filter((entry) => entry.endsWith(".jsonl"));
+  expect(name).toMatch(/^~[0-9a-f]{64}\.jsonl$/);
+  expect((await new JsonlStore({ directory }).list()).map((info) => info.conversationId)).toStrictEqual([conversationId]);
+});
+
+test.for([
+  ["no directory", {}],
+  ["an empty directory", { directory: "" }],
+  ["an unknown durability", { directory: "x", durability: "sometimes" }],
+  ["an unknown option", { directory: "x", fsync: true }],
+])("options with %s are refused with PluginOptionsError", ([, options]) => {
+  expect(() => new JsonlStore(options as never)).toThrow(PluginOptionsError);
+});
+
+test("appends after close are refused", async () => {
+  const store = new JsonlStore({ directory: await temporaryDirectory() });
+  await store.close();
+  await expect(store.append("c", { id: "1", role: "user", content: "x" })).rejects.toMatchObject({ code: "STORE_CLOSED" });
+});

@@ -1,0 +1,162 @@
+// Loads conversation logs. Parsed records are cached per log with the byte offset read so far, so
+// loading a growing conversation again reads and parses only the new lines. The cache is trusted only
+// while the file keeps its identity (device and inode) and does not shrink; otherwise it is read again
+// from the start. Loading never writes.
+import { type FileHandle, open } from "node:fs/promises";
+import type { LoadedConversation, StoreWarning } from "../conversation-store.js";
+import { StoreCorruptError } from "../errors/store-corrupt-error.js";
+import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
+import { deepFreeze } from "./deep-freeze.js";
+import { decodeLogLine } from "./log-record.js";
+import { readFully } from "./read-fully.js";
+
+const NEWLINE = 0x0a;
+/** Conversations whose parsed records stay in memory; the least recently loaded one goes first. */
+const MAX_CACHED_LOGS = 128;
+
+interface CachedLog {
+  readonly device: number;
+  readonly inode: number;
+  /** Bytes parsed so far: always just after a newline. */
+  readonly offset: number;
+  readonly lineCount: number;
+  /** From the header line, once it has been read. */
+  readonly conversationId: string | undefined;
+  readonly messages: StoredMessage[];
+  readonly summaries: StoredSummaryRecord[];
+}
+
+export interface LogContents {
+  /** The id the header names, or undefined for an empty log (or one holding only a torn header). */
+  readonly headerId: string | undefined;
+  readonly conversation: LoadedConversation;
+}
+
+export class LogReader {
+  readonly #cache = new Map<string, CachedLog>();
+  /** One read at a time per log, so two loads never extend the same cache entry twice. */
+  readonly #reading = new Map<string, Promise<unknown>>();
+
+  /**
+   * Reads a log. `expectedId` is checked against the header (a log must belong to the conversation it
+   * is loaded for); pass undefined to learn the id of a log whose file name is hashed.
+   */
+  read(logPath: string, expectedId: string | undefined): Promise<LogContents> {
+    const previous = this.#reading.get(logPath) ?? Promise.resolve();
+    const next = previous.then(
+      () => this.#read(logPath, expectedId),
+      () => this.#read(logPath, expectedId),
+    );
+    this.#reading.set(logPath, next);
+    void next.finally(() => {
+      if (this.#reading.get(logPath) === next) this.#reading.delete(logPath);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  async #read(logPath: string, expectedId: string | undefined): Promise<LogContents> {
+    let handle: FileHandle;
+    try {
+      handle = await open(logPath, "r");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      this.#cache.delete(logPath);
+      return { headerId: undefined, conversation: emptyConversation(expectedId ?? "") };
+    }
+    try {
+      const stat = await handle.stat();
+      const cached = this.#cache.get(logPath);
+      const base =
+        cached !== undefined && cached.device === stat.dev && cached.inode === stat.ino && stat.size >= cached.offset
+          ? cached
+          : { device: stat.dev, inode: stat.ino, offset: 0, lineCount: 0, conversationId: undefined, messages: [], summaries: [] };
+      const buffer = Buffer.allocUnsafe(stat.size - base.offset);
+      const length = await readFully(handle, buffer, base.offset);
+      const complete = buffer.lastIndexOf(NEWLINE, length - 1) + 1;
+      const parsed = parseLines(logPath, buffer.subarray(0, complete), base, expectedId);
+      const warnings: StoreWarning[] = [];
+      if (complete < length) {
+        warnings.push({
+          message: `Skipped ${length - complete} bytes after the last newline: a torn last line left by a crash (or a line being written right now). The next append moves it to ${logPath}.torn.`,
+          location: logPath,
+          line: parsed.lineCount + 1,
+        });
+      }
+      this.#remember(logPath, { ...parsed, device: stat.dev, inode: stat.ino, offset: base.offset + complete });
+      const conversationId = expectedId ?? parsed.conversationId ?? "";
+      const conversation: LoadedConversation = Object.freeze({
+        conversationId,
+        messages: Object.freeze(parsed.messages.slice()),
+        summaries: Object.freeze(parsed.summaries.slice()),
+        warnings: Object.freeze(warnings),
+      });
+      return { headerId: parsed.conversationId, conversation };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  #remember(logPath: string, entry: CachedLog): void {
+    this.#cache.delete(logPath);
+    this.#cache.set(logPath, entry);
+    if (this.#cache.size > MAX_CACHED_LOGS) this.#cache.delete(this.#cache.keys().next().value as string);
+  }
+}
+
+type ParsedLog = Pick<CachedLog, "lineCount" | "conversationId" | "messages" | "summaries">;
+
+/** Parses complete lines after `base`; throws StoreCorruptError before changing anything. */
+function parseLines(logPath: string, bytes: Buffer, base: ParsedLog, expectedId: string | undefined): ParsedLog {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new StoreCorruptError(logPath, base.lineCount + firstInvalidLine(bytes), "not valid UTF-8");
+  }
+  let conversationId = base.conversationId;
+  const messages: StoredMessage[] = [];
+  const summaries: StoredSummaryRecord[] = [];
+  let lineCount = base.lineCount;
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf("\n", start);
+    const line = text.slice(start, end);
+    start = end + 1;
+    lineCount++;
+    const record = line === "" ? "an empty line" : decodeLogLine(line, lineCount);
+    if (typeof record === "string") throw new StoreCorruptError(logPath, lineCount, record);
+    if (record.kind === "header") {
+      if (expectedId !== undefined && record.conversationId !== expectedId) {
+        throw new StoreCorruptError(logPath, lineCount, `the log belongs to conversation ${JSON.stringify(record.conversationId)}, not ${JSON.stringify(expectedId)}`);
+      }
+      conversationId = record.conversationId;
+    } else if (record.kind === "message") {
+      messages.push(deepFreeze(record.message));
+    } else {
+      summaries.push(deepFreeze(record.summary));
+    }
+  }
+  // Only now that every line parsed does the cached entry grow (its arrays are never handed out).
+  for (const message of messages) base.messages.push(message);
+  for (const summary of summaries) base.summaries.push(summary);
+  return { lineCount, conversationId, messages: base.messages, summaries: base.summaries };
+}
+
+function firstInvalidLine(bytes: Buffer): number {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let line = 1;
+  for (let start = 0; start < bytes.length; line++) {
+    const end = bytes.indexOf(NEWLINE, start);
+    try {
+      decoder.decode(bytes.subarray(start, end));
+    } catch {
+      return line;
+    }
+    start = end + 1;
+  }
+  return line;
+}
+
+function emptyConversation(conversationId: string): LoadedConversation {
+  return Object.freeze({ conversationId, messages: Object.freeze([]), summaries: Object.freeze([]), warnings: Object.freeze([]) });
+}

@@ -1,0 +1,261 @@
+// The ConversationStore for applications with several server processes sharing one PostgreSQL database.
+// Each write is one SQL statement, so one transaction: it bumps the conversation's sequence counter
+// (an upsert, which row-locks the conversation until commit) and inserts the rows under the numbers it
+// got. Writes to one conversation from any number of processes therefore queue on that row lock and get
+// consecutive numbers in commit order: a total order, no gaps, no interleaved batches.
+import { CtxpipeError } from "@ctxpipe/core";
+import pg from "pg";
+import type { ConversationInfo, ConversationStore, LoadedConversation } from "../conversation-store.js";
+import { StoreCorruptError } from "../errors/store-corrupt-error.js";
+import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
+import type { FieldProblem } from "../validate-json-value.js";
+import { validateConversationId } from "../validate-conversation-id.js";
+import { validateMessages } from "../validate-messages.js";
+import { storedMessageProblems, storedSummaryRecordProblems } from "../validate-stored-message.js";
+import { validateSummaryRecords } from "../validate-summary-records.js";
+import { type PostgresStoreOptions, type ResolvedPostgresStoreOptions, resolvePostgresStoreOptions } from "./postgres-store-options.js";
+import { createTablesSql, type PostgresTable, type PostgresTables, postgresTables } from "./postgres-tables.js";
+
+type Counter = "next_message_seq" | "next_summary_seq";
+
+interface QueuedAppend {
+  readonly table: PostgresTable;
+  readonly counter: Counter;
+  readonly bodies: ReadonlyArray<string>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** Appends grouped into one statement stop growing at this many rows. */
+const MAX_GROUP_ROWS = 1000;
+
+export class PostgresStore implements ConversationStore {
+  readonly #options: ResolvedPostgresStoreOptions;
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #tables: PostgresTables;
+  #migration: Promise<void> | undefined;
+  /** Appends waiting per conversation: one store writes a conversation's appends in call order. */
+  readonly #queues = new Map<string, { readonly waiting: QueuedAppend[]; readonly drained: Promise<void> }>();
+  readonly #pending = new Set<Promise<unknown>>();
+  #closing: Promise<void> | undefined;
+
+  constructor(options: PostgresStoreOptions) {
+    this.#options = resolvePostgresStoreOptions(options);
+    this.#tables = postgresTables(this.#options.schema, this.#options.tablePrefix);
+    if (this.#options.pool !== undefined) {
+      this.#pool = this.#options.pool;
+      this.#ownsPool = false;
+    } else {
+      this.#pool = new pg.Pool({ connectionString: this.#options.connectionString });
+      this.#ownsPool = true;
+      // An idle connection dropped by the server must not crash the process; the next query reconnects.
+      this.#pool.on("error", () => {});
+    }
+  }
+
+  /** The tables this store uses, schema-qualified (`public.ctxpipe_messages`). */
+  get tables(): { readonly conversations: string; readonly messages: string; readonly summaries: string } {
+    return { conversations: this.#tables.conversations.name, messages: this.#tables.messages.name, summaries: this.#tables.summaries.name };
+  }
+
+  append(conversationId: string, messages: StoredMessage | ReadonlyArray<StoredMessage>): Promise<void> {
+    return this.#appendRecords(conversationId, this.#tables.messages, "next_message_seq", () => validateMessages(conversationId, messages));
+  }
+
+  appendSummaries(conversationId: string, records: StoredSummaryRecord | ReadonlyArray<StoredSummaryRecord>): Promise<void> {
+    return this.#appendRecords(conversationId, this.#tables.summaries, "next_summary_seq", () => validateSummaryRecords(conversationId, records));
+  }
+
+  async load(conversationId: string): Promise<LoadedConversation> {
+    this.#assertOpen();
+    return this.#track(this.#load(validateConversationId(conversationId)));
+  }
+
+  async list(): Promise<ReadonlyArray<ConversationInfo>> {
+    this.#assertOpen();
+    return this.#track(this.#list());
+  }
+
+  /** Creates the schema and tables when missing. Runs by itself on first use unless `migrate: false`. */
+  migrate(): Promise<void> {
+    this.#migration ??= this.#migrate().catch((error: unknown) => {
+      this.#migration = undefined; // let the next call try again
+      throw error;
+    });
+    return this.#migration;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.allSettled([...this.#pending]);
+      if (this.#ownsPool) await this.#pool.end();
+    })();
+    return this.#closing;
+  }
+
+  async #appendRecords(conversationId: string, table: PostgresTable, counter: Counter, validate: () => ReadonlyArray<object>): Promise<void> {
+    this.#assertOpen();
+    validateConversationId(conversationId);
+    // Serialized now: a caller changing its objects after append cannot change what is written.
+    const bodies = validate().map((record) => JSON.stringify(record));
+    if (bodies.length === 0) return;
+    return this.#track(
+      new Promise<void>((resolve, reject) => {
+        const append: QueuedAppend = { table, counter, bodies, resolve, reject };
+        const queue = this.#queues.get(conversationId);
+        if (queue !== undefined) {
+          queue.waiting.push(append);
+          return;
+        }
+        const waiting = [append];
+        this.#queues.set(conversationId, { waiting, drained: this.#drain(conversationId, waiting) });
+      }),
+    );
+  }
+
+  /**
+   * Writes a conversation's queued appends in call order. Appends that queued up while a statement was
+   * in flight go out together as one statement (group commit), so callers appending concurrently pay one
+   * round trip and one commit between them instead of one each.
+   */
+  async #drain(conversationId: string, waiting: QueuedAppend[]): Promise<void> {
+    while (waiting.length > 0) {
+      const group = [waiting.shift()!];
+      let rows = group[0]!.bodies.length;
+      while (waiting[0] !== undefined && waiting[0].table === group[0]!.table && rows + waiting[0].bodies.length <= MAX_GROUP_ROWS) {
+        rows += waiting[0].bodies.length;
+        group.push(waiting.shift()!);
+      }
+      await this.#writeGroup(conversationId, group);
+    }
+    this.#queues.delete(conversationId);
+  }
+
+  async #writeGroup(conversationId: string, group: ReadonlyArray<QueuedAppend>): Promise<void> {
+    const { table, counter } = group[0]!;
+    try {
+      await this.#insert(conversationId, table, counter, group.flatMap((append) => append.bodies));
+      for (const append of group) append.resolve();
+      return;
+    } catch (error) {
+      // The server refused the statement, so nothing of it was committed: retry the appends one by one
+      // so that only the one at fault fails. Any other error (a lost connection) leaves the outcome
+      // unknown, and retrying could store a batch twice.
+      if (group.length === 1 || !(error instanceof pg.DatabaseError)) {
+        for (const append of group) append.reject(error);
+        return;
+      }
+    }
+    for (const append of group) {
+      try {
+        await this.#insert(conversationId, table, counter, append.bodies);
+        append.resolve();
+      } catch (error) {
+        append.reject(error);
+      }
+    }
+  }
+
+  async #insert(conversationId: string, table: PostgresTable, counter: Counter, bodies: ReadonlyArray<string>): Promise<void> {
+    await this.#ready();
+    const conversations = this.#tables.conversations.sql;
+    // Taking the numbers and inserting the rows in one statement makes the batch atomic and costs one
+    // round trip; the conversation row stays locked until the statement commits.
+    await this.#pool.query(
+      `WITH allocated AS (
+  INSERT INTO ${conversations} AS c (conversation_id, ${counter}, updated_at) VALUES ($1, $2::bigint + 1, clock_timestamp())
+  ON CONFLICT (conversation_id) DO UPDATE SET ${counter} = c.${counter} + $2::bigint, updated_at = clock_timestamp()
+  RETURNING c.${counter} - $2::bigint AS first_seq, c.updated_at
+)
+INSERT INTO ${table.sql} (conversation_id, seq, body, created_at)
+SELECT $1, allocated.first_seq + batch.position - 1, batch.body, allocated.updated_at
+FROM allocated, unnest($3::json[]) WITH ORDINALITY AS batch(body, position)`,
+      [conversationId, bodies.length, bodies],
+    );
+  }
+
+  async #load(conversationId: string): Promise<LoadedConversation> {
+    // Appends this store was asked to make before the load are part of what it returns.
+    await this.#queues.get(conversationId)?.drained;
+    await this.#ready();
+    // One statement, one snapshot: messages and summaries are consistent with each other.
+    const result = await this.#pool.query<{ kind: number; seq: string; body: string }>(
+      `SELECT 0 AS kind, seq, body::text AS body FROM ${this.#tables.messages.sql} WHERE conversation_id = $1
+UNION ALL
+SELECT 1 AS kind, seq, body::text AS body FROM ${this.#tables.summaries.sql} WHERE conversation_id = $1
+ORDER BY kind, seq`,
+      [conversationId],
+    );
+    const messageRows = result.rows.filter((row) => row.kind === 0);
+    const summaryRows = result.rows.filter((row) => row.kind === 1);
+    const messages = parseRows(this.#tables.messages, messageRows, storedMessageProblems) as StoredMessage[];
+    const summaries = parseRows(this.#tables.summaries, summaryRows, storedSummaryRecordProblems) as StoredSummaryRecord[];
+    return { conversationId, messages, summaries, warnings: [] };
+  }
+
+  async #list(): Promise<ReadonlyArray<ConversationInfo>> {
+    await this.#ready();
+    const result = await this.#pool.query<{ conversation_id: string; message_count: string; updated_at: Date }>(
+      `SELECT conversation_id, next_message_seq - 1 AS message_count, updated_at FROM ${this.#tables.conversations.sql}`,
+    );
+    return result.rows
+      .map((row) => ({ conversationId: row.conversation_id, messageCount: Number(row.message_count), updatedAt: row.updated_at.toISOString() }))
+      .sort((a, b) => (a.conversationId < b.conversationId ? -1 : a.conversationId > b.conversationId ? 1 : 0));
+  }
+
+  #ready(): Promise<void> {
+    return this.#options.migrate ? this.migrate() : Promise.resolve();
+  }
+
+  async #migrate(): Promise<void> {
+    const tables = [this.#tables.conversations, this.#tables.messages, this.#tables.summaries];
+    // Check first: a least-privileged application user may use existing tables without the right to create them.
+    const present = await this.#pool.query<{ present: boolean }>(`SELECT to_regclass(name) IS NOT NULL AS present FROM unnest($1::text[]) AS name`, [
+      tables.map((table) => table.sql),
+    ]);
+    if (present.rows.every((row) => row.present)) return;
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      // Several processes starting at once would otherwise race on CREATE TABLE IF NOT EXISTS.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('ctxpipe store migration'))");
+      const schema = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [this.#options.schema]);
+      if (schema.rowCount === 0) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.#tables.schemaSql}`);
+      for (const statement of createTablesSql(this.#tables)) await client.query(statement);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closing !== undefined) throw new CtxpipeError("STORE_CLOSED", "This PostgresStore is closed.");
+  }
+
+  #track<T>(operation: Promise<T>): Promise<T> {
+    this.#pending.add(operation);
+    const forget = () => this.#pending.delete(operation);
+    operation.then(forget, forget);
+    return operation;
+  }
+}
+
+/** Parses and checks loaded rows; a row ctxpipe did not write stops the load with the table and sequence number. */
+function parseRows(table: PostgresTable, rows: ReadonlyArray<{ seq: string; body: string }>, shapeProblems: (record: unknown) => FieldProblem[]): unknown[] {
+  return rows.map((row) => {
+    let record: unknown;
+    try {
+      record = JSON.parse(row.body);
+    } catch (error) {
+      // The json column only holds valid JSON; this would take a change of column type.
+      throw new StoreCorruptError(table.name, Number(row.seq), `not JSON (${(error as Error).message})`, { cause: error });
+    }
+    const problem = shapeProblems(record)[0];
+    if (problem !== undefined) throw new StoreCorruptError(table.name, Number(row.seq), `not a record ctxpipe wrote: ${problem.field || "the record"} ${problem.message}`);
+    return record;
+  });
+}
