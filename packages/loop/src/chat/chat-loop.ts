@@ -1,0 +1,123 @@
+// Seed 002's chat and agent mode: persist the user message, load the history, build, run the tool loop
+// (compressing inside it while the current loop stays protected), persist every message as it happens,
+// and persist a model failure so that the user can say "continue".
+import { type ItemInput, PluginOptionsError } from "@ctxpipe/core";
+import type { StoredMessage } from "@ctxpipe/store";
+import { type AgentInfo, mergeToolPolicies, type ToolPolicyConfig } from "@ctxpipe/system-prompt";
+import { type ConversationLog, callLog, storeLog } from "../loop/conversation-log.js";
+import { type DataContext, formatDataContext, formatUserInput } from "../loop/format-messages.js";
+import type { LoopEventListener } from "../loop/loop-events.js";
+import { type LoopOptions, PipelinePerConversation, type ResolvedLoopOptions, resolveLoopOptions } from "../loop/loop-options.js";
+import type { LoopResult } from "../loop/loop-result.js";
+import { type MessageFactory, stampMessage } from "../loop/message-stamp.js";
+import { runToolLoop } from "../loop/tool-loop.js";
+import { toolsAllowedBy } from "../tools/tools-allowed-by.js";
+
+export interface ChatLoopOptions extends LoopOptions {
+  /** How the user's text is stored. Default seed 002's `USER_INPUT\n<text>`. */
+  readonly formatUserInput?: (text: string) => string;
+}
+
+export interface ChatSendOptions {
+  /** Without one, nothing is loaded or stored (seed 002): the call starts from the user input alone. */
+  readonly conversationId?: string;
+  /** The user's message, persisted before anything else. Leave it out to let the model go on from the log. */
+  readonly userInput?: string;
+  /** Default "chat". */
+  readonly mode?: "chat" | "agent";
+  readonly agent?: AgentInfo;
+  /** The agent-level tool policy. */
+  readonly toolPolicy?: ToolPolicyConfig;
+  /** Shown after the history for this call only, never stored (e.g. an executed script). */
+  readonly extraUserMessages?: ReadonlyArray<string>;
+  /** Shown after the history for this call only, never stored. */
+  readonly dataContext?: DataContext;
+  readonly signal?: AbortSignal;
+  /** Text as the model streams it. */
+  readonly onText?: (delta: string) => void;
+  readonly onEvent?: LoopEventListener;
+}
+
+const OWNER = "ChatLoop";
+
+export class ChatLoop {
+  readonly #options: ChatLoopOptions;
+  readonly #resolved: ResolvedLoopOptions;
+  readonly #pipelines: PipelinePerConversation;
+
+  constructor(options: ChatLoopOptions) {
+    this.#resolved = resolveLoopOptions(OWNER, options);
+    this.#options = options;
+    this.#pipelines = new PipelinePerConversation(options);
+  }
+
+  async send(call: ChatSendOptions): Promise<LoopResult> {
+    const conversationId = call.conversationId?.trim() || undefined;
+    const log = this.#logFor(conversationId);
+    const mode = call.mode ?? "chat";
+    if (mode !== "chat" && mode !== "agent") throw new PluginOptionsError(OWNER, `mode: must be "chat" or "agent" (run mode is RunLoop's), got ${JSON.stringify(mode)}`);
+    const factory: MessageFactory = {
+      newId: this.#resolved.newId,
+      now: this.#resolved.now,
+      stamp: { mode, runId: `chat-${conversationId ?? this.#resolved.newId()}`, ...(call.agent === undefined ? {} : { agentId: call.agent.id }) },
+    };
+
+    const persisted: StoredMessage[] = [];
+    if (call.userInput !== undefined && call.userInput.trim() !== "") {
+      const format = this.#options.formatUserInput ?? formatUserInput;
+      const message = stampMessage(factory, { role: "user", content: format(call.userInput) });
+      await log.append([message]);
+      persisted.push(message);
+      call.onEvent?.({ type: "persisted", message });
+    }
+    // Where the extras go: after the newest message when the call starts (the user's input, if any).
+    const history = persisted.length > 0 ? undefined : (await log.load()).messages;
+    const extrasAfterId = persisted[0]?.id ?? history?.at(-1)?.id;
+
+    const policy = mergeToolPolicies(this.#options.systemToolPolicy, call.toolPolicy);
+    const tools = toolsAllowedBy(this.#options.tools ?? [], policy);
+    return runToolLoop({
+      log,
+      pipeline: this.#pipelines.for(conversationId),
+      model: this.#options.model,
+      buildOptions: {
+        ...this.#options.buildOptions,
+        mode,
+        ...(call.agent === undefined ? {} : { agent: call.agent }),
+        ...(call.toolPolicy === undefined ? {} : { toolPolicy: call.toolPolicy }),
+        ...(this.#options.systemToolPolicy === undefined ? {} : { systemToolPolicy: this.#options.systemToolPolicy }),
+      },
+      setupTurn: () => ({ tools }),
+      messages: factory,
+      ...(persisted[0] === undefined ? {} : { loopStartId: persisted[0].id }),
+      extras: extraItems(call, factory.newId(), mode),
+      ...(extrasAfterId === undefined ? {} : { extrasAfterId }),
+      maxTurns: this.#resolved.maxTurns,
+      maxRepeatedFailures: this.#resolved.maxRepeatedFailures,
+      maxRetries: this.#resolved.maxRetries,
+      retryDelayMs: this.#resolved.retryDelayMs,
+      signal: call.signal ?? new AbortController().signal,
+      persisted,
+      ...(call.onText === undefined ? {} : { onText: call.onText }),
+      ...(call.onEvent === undefined ? {} : { onEvent: call.onEvent }),
+    });
+  }
+
+  #logFor(conversationId: string | undefined): ConversationLog {
+    if (conversationId === undefined) return callLog();
+    if (this.#options.store === undefined) throw new PluginOptionsError(OWNER, `store: a conversation id (${JSON.stringify(conversationId)}) needs a store to load and persist it`);
+    return storeLog(this.#options.store, conversationId);
+  }
+}
+
+/** Seed 002's extra inputs as user items that exist for this call only; their ids say where they came from. */
+export function extraItems(call: Pick<ChatSendOptions, "extraUserMessages" | "dataContext">, callId: string, mode: string): ItemInput[] {
+  const items: ItemInput[] = [];
+  (call.extraUserMessages ?? []).forEach((text, index) => {
+    if (text.trim() !== "") items.push({ type: "user", id: `extra-${callId}-${index}`, text, metadata: { mode, extra: { source: "extraUserMessages", index } } });
+  });
+  if (call.dataContext !== undefined) {
+    items.push({ type: "user", id: `data-context-${callId}`, text: formatDataContext(call.dataContext), metadata: { mode, extra: { source: "dataContext" } } });
+  }
+  return items;
+}

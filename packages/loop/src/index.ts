@@ -1,0 +1,37 @@
+// @ctxpipe/loop: the chat, agent and run loops around a ctxpipe pipeline (seeds 002 and 003), and the
+// model adapters they call.
+
+// Loops
+export { ChatLoop, type ChatLoopOptions, type ChatSendOptions } from "./chat/chat-loop.js";
+export { RunLoop, type RunContinueOptions, type RunLoopOptions, type RunResult, runConversationId } from "./run/run-loop.js";
+export type { LoopOptions } from "./loop/loop-options.js";
+export type { LoopResult, LoopStatus } from "./loop/loop-result.js";
+export type { LoopEvent, LoopEventListener } from "./loop/loop-events.js";
+export { LOOP_REPEATED_FAILURE, RepeatedFailureError } from "./loop/repeated-failure-error.js";
+export { type DataContext, formatDataContext, formatModelFailure, formatRunUserInput, formatUserInput } from "./loop/format-messages.js";
+
+// Run mode
+export { COMPLETE_STEP_TOOL, type RunState, runStateOf, type StepTransition } from "./run/run-state.js";
+export { type WorkflowDefinition, type WorkflowEdge, type WorkflowStep, workflowDefinitionSchema } from "./run/workflow-definition.js";
+
+// Tools
+export type { LoopTool, ToolRunContext } from "./tools/loop-tool.js";
+export { isToolAllowed, toolsAllowedBy } from "./tools/tools-allowed-by.js";
+
+// Models
+export { ANTHROPIC_VERSION, type AnthropicModelOptions, anthropicModel } from "./model/anthropic-model.js";
+export { DEFAULT_TIMEOUT_MS, type ModelEnvironment } from "./model/http-model-options.js";
+export type { ModelAdapter, ModelCall, ModelReply, ModelToolCall, ModelUsage } from "./model/model-adapter.js";
+export { MODEL_ERROR_CODES, ModelError, type ModelErrorCode, type ModelErrorDetails } from "./model/model-error.js";
+export { type OpenAICompatibleModelOptions, openAICompatibleModel } from "./model/openai-compatible-model.js";
+export {
+  type ScriptedAnswer,
+  type ScriptedCall,
+  type ScriptedFailure,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedReply,
+  type ScriptedToolCall,
+  type ScriptEntry,
+  scriptedModel,
+} from "./model/scripted-model.js";

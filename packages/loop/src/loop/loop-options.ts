@@ -1,0 +1,108 @@
+// Options every loop takes (chat, agent and run mode), checked once when the loop is made.
+import { CompressionPlugin, type CompressionPluginOptions } from "@ctxpipe/compression";
+import { type BuildOptions, createPipeline, type Pipeline, type PipelinePlugin, PluginOptionsError } from "@ctxpipe/core";
+import type { ConversationStore } from "@ctxpipe/store";
+import { systemPromptPlugins, type ToolPolicyConfig } from "@ctxpipe/system-prompt";
+import type { ModelAdapter } from "../model/model-adapter.js";
+import type { LoopTool } from "../tools/loop-tool.js";
+
+export interface LoopOptions {
+  readonly model: ModelAdapter;
+  /** Where conversations are persisted. Required to use conversation ids. */
+  readonly store?: ConversationStore;
+  readonly tools?: ReadonlyArray<LoopTool>;
+  /** The system-level tool policy, merged with each call's agent-level one (a deny wins). */
+  readonly systemToolPolicy?: ToolPolicyConfig;
+  /**
+   * The pipeline every conversation is built with. Default: one per conversation, with the system
+   * prompt plugins, a CompressionPlugin (see `compression`) and `plugins`.
+   */
+  readonly pipeline?: Pipeline;
+  /** Plugins added to the default pipelines, e.g. a renderer for the model's provider. */
+  readonly plugins?: ReadonlyArray<PipelinePlugin>;
+  /** The default pipelines' CompressionPlugin, or false for none. Default: clear old tool results, then slide the window. */
+  readonly compression?: CompressionPluginOptions | false;
+  /** Passed to every build: maxTokens, reserveOutputTokens, validation, system... */
+  readonly buildOptions?: Omit<BuildOptions, "renderer" | "tools" | "summaries" | "mode" | "agent" | "toolPolicy" | "systemToolPolicy" | "runContext">;
+  /** Model calls per loop call. Default 20 (seed 002). */
+  readonly maxTurns?: number;
+  /** Identical failures in a row (counted from the log) that stop with RepeatedFailureError. Default 3. */
+  readonly maxRepeatedFailures?: number;
+  /** Retries of a retryable failure (429, 5xx, network, timeout) within one call. Default 2. */
+  readonly maxRetries?: number;
+  /** Wait before the n-th retry: n × this. Default 1000 ms. */
+  readonly retryDelayMs?: number;
+  /** Message ids. Default crypto.randomUUID. */
+  readonly newId?: () => string;
+  /** Message times. Default the clock. */
+  readonly now?: () => Date;
+}
+
+export interface ResolvedLoopOptions {
+  readonly maxTurns: number;
+  readonly maxRepeatedFailures: number;
+  readonly maxRetries: number;
+  readonly retryDelayMs: number;
+  readonly newId: () => string;
+  readonly now: () => Date;
+}
+
+const DEFAULT_STRATEGIES: CompressionPluginOptions["strategies"] = ["clear-tool-results", "sliding-window"];
+
+function positiveInteger(owner: string, field: string, value: number | undefined, fallback: number, minimum = 1): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < minimum) throw new PluginOptionsError(owner, `${field}: must be an integer of at least ${minimum}, got ${String(value)}`);
+  return value;
+}
+
+export function resolveLoopOptions(owner: string, options: LoopOptions): ResolvedLoopOptions {
+  if (typeof options?.model?.complete !== "function" || typeof options.model.renderer !== "string") {
+    throw new PluginOptionsError(owner, "model: must be a model adapter { name, renderer, complete(call) }, e.g. openAICompatibleModel(...) or scriptedModel(...)");
+  }
+  const names = new Set<string>();
+  (options.tools ?? []).forEach((tool, index) => {
+    if (typeof tool?.run !== "function") throw new PluginOptionsError(owner, `tools[${index}]: needs a run(args, context) function`);
+    if (names.has(tool.name)) throw new PluginOptionsError(owner, `tools[${index}].name: "${tool.name}" is given twice`);
+    names.add(tool.name);
+  });
+  return {
+    maxTurns: positiveInteger(owner, "maxTurns", options.maxTurns, 20),
+    maxRepeatedFailures: positiveInteger(owner, "maxRepeatedFailures", options.maxRepeatedFailures, 3),
+    maxRetries: positiveInteger(owner, "maxRetries", options.maxRetries, 2, 0),
+    retryDelayMs: positiveInteger(owner, "retryDelayMs", options.retryDelayMs, 1000, 0),
+    newId: options.newId ?? (() => crypto.randomUUID()),
+    now: options.now ?? (() => new Date()),
+  };
+}
+
+/** One pipeline per conversation, so each one's cache report compares with its own previous build. */
+export class PipelinePerConversation {
+  readonly #options: LoopOptions;
+  readonly #pipelines = new Map<string, Pipeline>();
+  static readonly LIMIT = 64;
+
+  constructor(options: LoopOptions) {
+    this.#options = options;
+  }
+
+  for(conversationId: string | undefined): Pipeline {
+    if (this.#options.pipeline !== undefined) return this.#options.pipeline;
+    if (conversationId === undefined) return this.#create();
+    let pipeline = this.#pipelines.get(conversationId);
+    if (pipeline === undefined) {
+      pipeline = this.#create();
+      if (this.#pipelines.size >= PipelinePerConversation.LIMIT) this.#pipelines.delete(this.#pipelines.keys().next().value!);
+    } else {
+      this.#pipelines.delete(conversationId);
+    }
+    this.#pipelines.set(conversationId, pipeline);
+    return pipeline;
+  }
+
+  #create(): Pipeline {
+    const compression = this.#options.compression ?? { strategies: DEFAULT_STRATEGIES };
+    return createPipeline({
+      plugins: [...systemPromptPlugins(), ...(compression === false ? [] : [new CompressionPlugin(compression)]), ...(this.#options.plugins ?? [])],
+    });
+  }
+}

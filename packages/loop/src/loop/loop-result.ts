@@ -1,0 +1,30 @@
+// How a loop call ended.
+import type { BuildResult } from "@ctxpipe/core";
+import type { StoredMessage } from "@ctxpipe/store";
+import type { ModelError } from "../model/model-error.js";
+import type { ModelUsage } from "../model/model-adapter.js";
+import type { RepeatedFailureError } from "./repeated-failure-error.js";
+
+/**
+ * - completed: the model answered without calling tools.
+ * - max-turns: it was still calling tools after maxTurns model calls.
+ * - failed: a model call failed (persisted as an error message, so "continue" works) or failed the same
+ *   way too often (RepeatedFailureError).
+ * - aborted: the signal fired; what was persisted before stays.
+ */
+export type LoopStatus = "completed" | "max-turns" | "failed" | "aborted";
+
+export interface LoopResult {
+  readonly status: LoopStatus;
+  /** The last answer's text ("" when there was none). */
+  readonly text: string;
+  /** Model calls that returned an answer. */
+  readonly turns: number;
+  /** Every message this call appended, in order. */
+  readonly persisted: ReadonlyArray<StoredMessage>;
+  readonly error?: ModelError | RepeatedFailureError;
+  /** Summed over the calls whose adapter reported usage. */
+  readonly usage: ModelUsage;
+  /** The last request built, with its report. */
+  readonly lastBuild?: BuildResult<unknown>;
+}

@@ -1,0 +1,163 @@
+// The loop every mode shares (seeds 002 and 003): each turn loads the log, builds the request from it,
+// calls the model, persists the answer, runs the tools and persists each result as it happens. The log
+// is the single source of truth, so a process that dies between turns resumes where the log stands.
+import type { SummaryRecord } from "@ctxpipe/compression";
+import { type BuildOptions, type BuildResult, importStoredMessages, type ItemInput, type Pipeline } from "@ctxpipe/core";
+import type { StoredMessage } from "@ctxpipe/store";
+import type { ModelAdapter, ModelReply, ModelUsage } from "../model/model-adapter.js";
+import { ModelError } from "../model/model-error.js";
+import type { LoopTool } from "../tools/loop-tool.js";
+import { runToolCall } from "../tools/run-tool-call.js";
+import { abortableDelay } from "./abortable-delay.js";
+import type { ConversationLog } from "./conversation-log.js";
+import { countRepeatedFailures, FAILURE_FINGERPRINT_FIELD } from "./count-repeated-failures.js";
+import { formatModelFailure } from "./format-messages.js";
+import type { LoopEventListener } from "./loop-events.js";
+import type { LoopResult, LoopStatus } from "./loop-result.js";
+import { type MessageFactory, stampMessage } from "./message-stamp.js";
+import { RepeatedFailureError } from "./repeated-failure-error.js";
+
+/** What a turn offers the model, worked out from the log as it stands (run mode's step changes it). */
+export interface TurnSetup {
+  readonly tools: ReadonlyArray<LoopTool>;
+  readonly options?: Partial<BuildOptions>;
+}
+
+export interface ToolLoopParams {
+  readonly log: ConversationLog;
+  readonly pipeline: Pipeline;
+  readonly model: ModelAdapter;
+  /** Everything the build needs that does not change between turns. */
+  readonly buildOptions: BuildOptions;
+  readonly setupTurn: (messages: ReadonlyArray<StoredMessage>) => TurnSetup;
+  readonly messages: MessageFactory;
+  /** The first message of this call; with none, the first message this call persists. */
+  readonly loopStartId?: string;
+  /** Items shown for this call only (seed 002's extra user messages and data context). */
+  readonly extras: ReadonlyArray<ItemInput>;
+  /** The extras go right after this message; at the end of the history when it is not found. */
+  readonly extrasAfterId?: string;
+  readonly maxTurns: number;
+  readonly maxRepeatedFailures: number;
+  readonly maxRetries: number;
+  readonly retryDelayMs: number;
+  readonly signal: AbortSignal;
+  readonly onText?: (delta: string) => void;
+  readonly onEvent?: LoopEventListener;
+  /** Messages persisted before the loop started (the user's input), reported in the result. */
+  readonly persisted?: ReadonlyArray<StoredMessage>;
+}
+
+function withExtras(items: ItemInput[], extras: ReadonlyArray<ItemInput>, afterId: string | undefined): ItemInput[] {
+  if (extras.length === 0) return items;
+  const at = afterId === undefined ? -1 : items.findIndex((item) => item.id === afterId);
+  const position = at === -1 ? items.length : at + 1;
+  return [...items.slice(0, position), ...extras, ...items.slice(position)];
+}
+
+function toStoredToolCalls(reply: ModelReply) {
+  return reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
+}
+
+export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
+  const { log, model, signal } = params;
+  const persisted: StoredMessage[] = [...(params.persisted ?? [])];
+  let loopStartId = params.loopStartId;
+  let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
+  let text = "";
+  let turns = 0;
+  let retries = 0;
+  let lastBuild: BuildResult<unknown> | undefined;
+
+  const persist = async (message: StoredMessage) => {
+    await log.append([message]);
+    persisted.push(message);
+    loopStartId ??= message.id;
+    params.onEvent?.({ type: "persisted", message });
+  };
+  const end = (status: LoopStatus, error?: LoopResult["error"]): LoopResult => ({
+    status,
+    text,
+    turns,
+    persisted,
+    usage,
+    ...(error === undefined ? {} : { error }),
+    ...(lastBuild === undefined ? {} : { lastBuild }),
+  });
+
+  for (let turn = 0; turn < params.maxTurns; ) {
+    if (signal.aborted) return end("aborted");
+    const conversation = await log.load();
+    const setup = params.setupTurn(conversation.messages);
+    const items = withExtras(importStoredMessages(conversation.messages), params.extras, params.extrasAfterId);
+    const baseCompression = params.buildOptions.compression;
+    const options: BuildOptions = {
+      ...params.buildOptions,
+      ...setup.options,
+      renderer: model.renderer,
+      ...(model.model === undefined ? {} : { model: model.model }),
+      tools: setup.tools.map(({ name, description, parameters }) => ({ name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) })),
+      summaries: conversation.summaries as ReadonlyArray<SummaryRecord>,
+      // Compression inside the loop touches only the history before this call (seed 002).
+      compression: baseCompression === false ? false : { ...baseCompression, ...(loopStartId === undefined ? {} : { loopStartId }) },
+    };
+    const result = await params.pipeline.build(items, options);
+    lastBuild = result;
+    params.onEvent?.({ type: "built", turn, result });
+    const records = result.report.compression?.records ?? [];
+    if (records.length > 0) {
+      await log.appendSummaries(records);
+      params.onEvent?.({ type: "summarized", records });
+    }
+
+    let reply: ModelReply;
+    try {
+      reply = await model.complete({ request: result.request, signal, ...(params.onText === undefined ? {} : { onText: params.onText }) });
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      if (error.code === "LLM_ABORTED" || signal.aborted) return end("aborted");
+      // Persisted so that the model reads what happened and "continue" works (seeds 002/003).
+      await persist(stampMessage(params.messages, { role: "assistant", content: formatModelFailure(error), partType: "error", errorCode: error.code, [FAILURE_FINGERPRINT_FIELD]: error.fingerprint }));
+      const repeated = countRepeatedFailures((await log.load()).messages, error.fingerprint);
+      const willRetry = error.retryable && retries < params.maxRetries && repeated < params.maxRepeatedFailures;
+      params.onEvent?.({ type: "model-failed", turn, error, repeated, willRetry });
+      if (repeated >= params.maxRepeatedFailures) return end("failed", new RepeatedFailureError(error, repeated));
+      if (!willRetry) return end("failed", error);
+      retries++;
+      await abortableDelay(params.retryDelayMs * retries, signal);
+      continue;
+    }
+
+    // The answer arrived, but the caller no longer wants it.
+    if (signal.aborted) return end("aborted");
+    turn++;
+    turns++;
+    retries = 0;
+    text = reply.text;
+    if (reply.usage !== undefined) usage = { inputTokens: usage.inputTokens + reply.usage.inputTokens, outputTokens: usage.outputTokens + reply.usage.outputTokens };
+    params.onEvent?.({ type: "replied", turn: turn - 1, reply });
+    const toolCalls = toStoredToolCalls(reply);
+    await persist(stampMessage(params.messages, { role: "assistant", content: reply.text === "" && toolCalls.length > 0 ? null : reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }));
+    if (reply.toolCalls.length === 0) return end("completed");
+
+    const tools = new Map(setup.tools.map((tool) => [tool.name, tool]));
+    for (const call of reply.toolCalls) {
+      // Results not persisted before an abort are synthesized by the next build's repair stage.
+      if (signal.aborted) return end("aborted");
+      const outcome = await runToolCall(call, tools, { conversationId: log.conversationId, signal });
+      await persist(
+        stampMessage(params.messages, {
+          role: "tool",
+          content: outcome.content,
+          tool_call_id: call.id,
+          toolName: call.name,
+          duration: outcome.durationMs,
+          partType: "tool_result",
+          ...(outcome.isError ? { is_error: true } : {}),
+        }),
+      );
+      params.onEvent?.({ type: "tool-ran", call, content: outcome.content, isError: outcome.isError, durationMs: outcome.durationMs });
+    }
+  }
+  return end("max-turns");
+}

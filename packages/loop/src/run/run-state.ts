@@ -1,0 +1,59 @@
+// Where a run stands, worked out from its log alone, so that a restarted process resumes exactly where
+// the last one stopped (seed 003). Steps advance only through complete_step results the loop persisted.
+import type { StoredMessage } from "@ctxpipe/store";
+import type { ParsedWorkflow, WorkflowEdge, WorkflowStep } from "./workflow-definition.js";
+
+export const COMPLETE_STEP_TOOL = "complete_step";
+
+export interface RunState {
+  readonly status: "running" | "completed";
+  /** The step the run is on; undefined once completed. */
+  readonly currentStep: WorkflowStep | undefined;
+  /** Step ids, in the order they were completed. */
+  readonly stepsCompleted: ReadonlyArray<string>;
+}
+
+/** What a complete_step result records; its JSON is the tool result the model reads. */
+export interface StepTransition {
+  readonly completed: string;
+  readonly transition?: string;
+  /** The next step, or null when the workflow is done. */
+  readonly next: string | null;
+}
+
+export function startState(workflow: ParsedWorkflow): RunState {
+  const start = workflow.steps.find((step) => step.id === (workflow.startStepId ?? workflow.steps[0]!.id))!;
+  return { status: "running", currentStep: start, stepsCompleted: [] };
+}
+
+export function applyTransition(workflow: ParsedWorkflow, state: RunState, transition: StepTransition): RunState {
+  const stepsCompleted = [...state.stepsCompleted, transition.completed];
+  if (transition.next === null) return { status: "completed", currentStep: undefined, stepsCompleted };
+  const next = workflow.steps.find((step) => step.id === transition.next);
+  return next === undefined ? state : { status: "running", currentStep: next, stepsCompleted };
+}
+
+function readTransition(message: StoredMessage): StepTransition | undefined {
+  if (message.role !== "tool" || message.toolName !== COMPLETE_STEP_TOOL || message.is_error === true) return undefined;
+  if (typeof message.content !== "string") return undefined;
+  try {
+    const value = JSON.parse(message.content) as Partial<StepTransition>;
+    if (typeof value.completed !== "string" || (value.next !== null && typeof value.next !== "string")) return undefined;
+    return value as StepTransition;
+  } catch {
+    return undefined;
+  }
+}
+
+export function runStateOf(workflow: ParsedWorkflow, messages: ReadonlyArray<StoredMessage>): RunState {
+  let state = startState(workflow);
+  for (const message of messages) {
+    const transition = readTransition(message);
+    if (transition !== undefined && state.status === "running") state = applyTransition(workflow, state, transition);
+  }
+  return state;
+}
+
+export function outgoingEdges(workflow: ParsedWorkflow, stepId: string): WorkflowEdge[] {
+  return workflow.edges.filter((edge) => edge.from === stepId);
+}
