@@ -269,3 +269,14 @@ describe("ChatLoop: failures (seeds 002 and 003)", () => {
     expect((await store.load("c1")).messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
   });
 });
+
+describe("ChatLoop: nothing to send", () => {
+  it("a blank input on an empty conversation is refused before anything is called", async () => {
+    const model = scriptedModel([{ text: "never" }]);
+    const { loop, store } = loopWith(model);
+    await expect(loop.send({ conversationId: "c1", userInput: "   " })).rejects.toThrow(/userInput: there is nothing to send: give a non-blank userInput, conversation "c1" has no messages yet/);
+    await expect(loop.send({})).rejects.toThrow(PluginOptionsError);
+    expect(model.calls).toHaveLength(0);
+    expect(await store.list()).toEqual([]);
+  });
+});

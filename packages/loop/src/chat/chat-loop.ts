@@ -72,6 +72,9 @@ export class ChatLoop {
     }
     // Where the extras go: after the newest message when the call starts (the user's input, if any).
     const history = persisted.length > 0 ? undefined : (await log.load()).messages;
+    if (history !== undefined && history.length === 0) {
+      throw new PluginOptionsError(OWNER, `userInput: there is nothing to send: give a non-blank userInput${conversationId === undefined ? "" : `, conversation ${JSON.stringify(conversationId)} has no messages yet`}`);
+    }
     const extrasAfterId = persisted[0]?.id ?? history?.at(-1)?.id;
 
     const policy = mergeToolPolicies(this.#options.systemToolPolicy, call.toolPolicy);

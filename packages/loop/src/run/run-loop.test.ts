@@ -123,6 +123,13 @@ describe("RunLoop: seed 003's run mode", () => {
     for (const message of errors) expect(message).toMatchObject({ role: "assistant", mode: "run", runId: "r1" });
   });
 
+  it("a run with no messages yet needs user input to start", async () => {
+    const { store } = tempStore();
+    const model = scriptedModel([{ text: "never" }]);
+    await expect(runLoop(model, store).continue({ runId: "r1" })).rejects.toThrow(/userInput: run "r1" has no messages yet/);
+    expect(model.calls).toHaveLength(0);
+  });
+
   it("rejects an invalid workflow, naming the field", () => {
     const { store } = tempStore();
     const bad = { ...workflow, edges: [...(workflow.edges ?? []), { from: "review", to: "nowhere", label: "lost" }] };

@@ -106,6 +106,9 @@ export class RunLoop {
       call.onEvent?.({ type: "persisted", message });
     }
 
+    if (persisted.length === 0 && (await log.load()).messages.length === 0) {
+      throw new PluginOptionsError(OWNER, `userInput: run ${JSON.stringify(runId)} has no messages yet: start it with a non-blank userInput`);
+    }
     const policy = mergeToolPolicies(this.#options.systemToolPolicy, this.#options.toolPolicy);
     const tools = toolsAllowedBy(this.#options.tools ?? [], policy);
     const result = await runToolLoop({
