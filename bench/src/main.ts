@@ -7,6 +7,7 @@ import { coldBuildBenchmark } from "./cold-build-benchmark.js";
 import { compressionBenchmark } from "./compression-benchmark.js";
 import { formatMilliseconds, formatRatio, formatTiming, type Timing, timingOf } from "./measure.js";
 import { providerValidBenchmark } from "./provider-valid-benchmark.js";
+import { printStoreBenchmark } from "./store-benchmark.js";
 import { printTokenizerBenchmark } from "./tokenizer-benchmark.js";
 
 const log = (line: string) => console.log(line);
@@ -89,3 +90,7 @@ for (const figures of compression.configurations) {
 log(
   `   ${"trimMessages (LangChain.js)".padEnd(38)} ${`${formatTiming(compression.trimMessages.perTurn)} (${formatRatio(compression.trimMessages.perTurn, fitOnly.perTurn)} FitBudget only)`.padEnd(44)} ${"—".padEnd(12)} ${`${compression.trimMessages.cutMoves} of ${compression.trimMessages.turns}`.padEnd(11)} —`,
 );
+
+log("\n6. Conversation stores: appends (each durable when it resolves) and loads of a long conversation, JsonlStore and PostgresStore side by side");
+log("   messages as the loops persist them (seed 002's fields; 0.1–21 KB, median 1.3 KB); rates are per run, medians (min–max)");
+await printStoreBenchmark(log);
