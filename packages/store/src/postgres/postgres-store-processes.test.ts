@@ -71,6 +71,7 @@ test.for([
   cleanups.push(() => setup.close());
   await setup.migrate();
   const admin = new pg.Pool({ connectionString: server.connectionString });
+  admin.on("error", () => {});
   cleanups.push(() => admin.end());
   // Worker 1's batch 10 holds a message the trigger refuses; the whole batch must disappear.
   const poisoned = { worker: 1, batch: 10 };
