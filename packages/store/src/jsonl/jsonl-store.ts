@@ -1,7 +1,8 @@
 // The embedded store: one append-only JSON-lines file per conversation in one directory, no server.
 // See log-record.ts for the format, group-commit-writer.ts for durability and with-file-lock.ts for
 // how processes of one machine share a conversation.
-import { CtxpipeError, parsePluginOptions } from "@ctxpipe/core";
+import { parsePluginOptions } from "@ctxpipe/core";
+import { StoreClosedError } from "../errors/store-closed-error.js";
 import { mkdir, readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
@@ -110,7 +111,7 @@ export class JsonlStore implements ConversationStore {
 
   #append(conversationId: string, kind: "message" | "summary", validate: () => ReadonlyArray<object>): Promise<void> {
     try {
-      if (this.#closed) throw new CtxpipeError("STORE_CLOSED", `The store in ${this.directory} is closed.`);
+      if (this.#closed) throw new StoreClosedError(`The store in ${this.directory}`);
       validateConversationId(conversationId);
       const records = validate();
       if (records.length === 0) return Promise.resolve();

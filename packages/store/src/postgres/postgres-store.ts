@@ -3,7 +3,7 @@
 // (an upsert, which row-locks the conversation until commit) and inserts the rows under the numbers it
 // got. Writes to one conversation from any number of processes therefore queue on that row lock and get
 // consecutive numbers in commit order: a total order, no gaps, no interleaved batches.
-import { CtxpipeError } from "@ctxpipe/core";
+import { StoreClosedError } from "../errors/store-closed-error.js";
 import pg from "pg";
 import type { ConversationInfo, ConversationStore, LoadedConversation } from "../conversation-store.js";
 import { StoreCorruptError } from "../errors/store-corrupt-error.js";
@@ -233,7 +233,7 @@ ORDER BY kind, seq`,
   }
 
   #assertOpen(): void {
-    if (this.#closing !== undefined) throw new CtxpipeError("STORE_CLOSED", "This PostgresStore is closed.");
+    if (this.#closing !== undefined) throw new StoreClosedError("This PostgresStore");
   }
 
   #track<T>(operation: Promise<T>): Promise<T> {
