@@ -1,0 +1,56 @@
+// The options of `ctxpipe build` and `ctxpipe inspect`, once read and checked.
+import type { StrategyName } from "@ctxpipe/compression";
+import type { SessionMode } from "@ctxpipe/system-prompt";
+import type { EncodingName } from "@ctxpipe/tokenizers";
+
+export const PROVIDERS = ["openai", "anthropic", "gemini", "xml"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const INPUT_FORMATS = ["auto", "json", "jsonl"] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+export const SUMMARIZERS = ["extractive", "openai"] as const;
+export type SummarizerName = (typeof SUMMARIZERS)[number];
+
+/** The compression chain run when --compression is not given: the loops' default. */
+export const DEFAULT_COMPRESSION: ReadonlyArray<StrategyName> = ["clear-tool-results", "sliding-window"];
+
+export interface BuildCommandOptions {
+  /** A path, or "-" for standard input. */
+  readonly input: string;
+  readonly format: InputFormat;
+  readonly provider: Provider;
+  readonly model: string;
+  /** The input budget; undefined: the model's context window. */
+  readonly maxTokens: number | undefined;
+  readonly reserveOutput: number | undefined;
+  readonly system: string | undefined;
+  readonly systemFile: string | undefined;
+  /** Strategies in chain order, or false for none. */
+  readonly compression: ReadonlyArray<StrategyName> | false;
+  readonly summaries: string | undefined;
+  readonly summarizer: SummarizerName;
+  readonly summarizerModel: string | undefined;
+  readonly mode: SessionMode | undefined;
+  readonly runContext: string | undefined;
+  readonly agent: string | undefined;
+  readonly tools: string | undefined;
+  readonly fallbackEncoding: EncodingName | undefined;
+  readonly report: boolean;
+  readonly pretty: boolean;
+  /** Whether a progress bar may be drawn on standard error (it is only drawn on a terminal). */
+  readonly progress: boolean;
+}
+
+export interface InspectCommandOptions extends BuildCommandOptions {
+  /** Where to write the HTML page; undefined: a table on standard output. */
+  readonly html: string | undefined;
+  /** Every row in the terminal table, instead of runs of kept items folded into one line. */
+  readonly all: boolean;
+}
+
+export type CliCommand =
+  | { readonly name: "build"; readonly options: BuildCommandOptions }
+  | { readonly name: "inspect"; readonly options: InspectCommandOptions }
+  | { readonly name: "help"; readonly topic: "build" | "inspect" | undefined }
+  | { readonly name: "version" };

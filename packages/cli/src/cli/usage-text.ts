@@ -1,0 +1,65 @@
+// The --help texts.
+import { STRATEGY_NAMES } from "@ctxpipe/compression";
+
+const SHARED = `Input:
+  FILE                     .jsonl: one stored message per line; .json: an array of them; "-" or
+                           nothing: standard input. A @ctxpipe/store conversation log also works.
+  --format auto|json|jsonl How to read FILE (default: by its name, else by its first character).
+
+The request:
+  --provider NAME          openai (default), anthropic, gemini or xml.
+  --model NAME             The model (default gpt-4o): its tokenizer and context window.
+  --max-tokens N           The input budget (default: the model's context window).
+  --reserve-output N       Tokens kept free for the answer (default 0).
+  --system TEXT            System prompt text.
+  --system-file PATH       System prompt text from a file (after --system).
+  --mode chat|agent|run    Compose seed 000's system prompt for this mode.
+  --run-context PATH       Run mode: where the workflow run stands (JSON).
+  --agent PATH             The agent's persona (JSON).
+  --tools PATH             Tool definitions [{ name, description?, parameters? }] (JSON).
+  --fallback-encoding ENC  Count an unknown model with o200k_base or cl100k_base (inexact).
+
+Compression:
+  --compression NAMES      Strategies to chain, comma-separated: ${STRATEGY_NAMES.join(", ")};
+                           or none. Default: clear-tool-results,sliding-window.
+  --summaries PATH         Persisted summary records to apply (JSON array or JSON lines).
+  --summarizer NAME        For summarize: extractive (default; offline) or openai (calls
+                           OPENAI_BASE_URL with OPENAI_API_KEY).
+  --summarizer-model NAME  The openai summarizer's model (default gpt-4o-mini).
+
+Output:
+  --report                 Add the item-by-item report.
+  --pretty                 Indent the JSON.
+  --no-progress            Never draw the progress line on standard error.
+
+Exit status: 0 built; 2 input rejected (the message names the line or index, the message id and the
+field) or a budget that cannot hold the newest user turn; 1 anything else.`;
+
+export const BUILD_USAGE = `Usage: ctxpipe build [FILE] [options]
+
+Builds the provider request from a stored conversation and prints one JSON object:
+{ request, tokenCount, tokenCountExact, includedIds, excludedIds } (and report with --report).
+
+${SHARED}
+`;
+
+export const INSPECT_USAGE = `Usage: ctxpipe inspect [FILE] [options] [--html PATH]
+
+Shows what the pipeline does to a stored conversation: the budget, every message's decision and the
+stage and plugin that made it, the summaries, and where the prompt cache breaks compared with the
+previous model call's request (the conversation before its newest assistant message). Prints a table, or writes one self-contained HTML page with --html.
+
+  --html PATH              Write the HTML page here instead of printing the table.
+  --all                    Print every row (runs of kept messages are folded otherwise).
+
+${SHARED}
+`;
+
+export const MAIN_USAGE = `Usage: ctxpipe <command> [FILE] [options]
+
+Commands:
+  build     Print the provider request for a stored conversation, as JSON.
+  inspect   Show what the pipeline did to it: a terminal table, or an HTML page with --html.
+
+ctxpipe help <command> (or <command> --help) lists the options. ctxpipe --version prints the version.
+`;

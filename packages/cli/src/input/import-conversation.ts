@@ -1,0 +1,26 @@
+// Stored message records → items, with core's InvalidInputError turned into problems that point at
+// the file's line (or index) instead of a position in an array the user never saw.
+import { importStoredMessages, InvalidInputError, type Item } from "@ctxpipe/core";
+import { CliInputError } from "../cli/cli-input-error.js";
+import { formatFieldPath } from "./format-field-path.js";
+
+export function importConversation(records: ReadonlyArray<unknown>, locations: ReadonlyArray<string>, source: string): Item[] {
+  try {
+    return importStoredMessages(records);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    throw new CliInputError(
+      error.issues.map((issue) => {
+        const field = formatFieldPath(issue.path);
+        return {
+          source,
+          location: locations[issue.index] ?? `index ${issue.index}`,
+          ...(issue.id === undefined ? {} : { id: issue.id }),
+          ...(field === undefined ? {} : { field }),
+          message: issue.message,
+        };
+      }),
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,206 @@
+// Computes what the inspector shows from a CLI build: the budget split by kind, one timeline row per
+// item with its decision and who made it, the summaries and what they cover, and the cache break point.
+import type { SummaryRecord } from "@ctxpipe/compression";
+import { type Decision, type Item, itemText, type ReportEntry, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
+import { createTokenizer } from "@ctxpipe/tokenizers";
+import type { CliBuild } from "../build/build-conversation.js";
+import { type BudgetSegment, type BudgetSegmentKind, type Inspection, type InspectionCache, PREVIEW_LENGTH, type SummaryView, type TimelineRow } from "./inspection.js";
+
+export const DECISIONS: ReadonlyArray<Decision> = ["kept", "merged", "repaired", "synthesized", "cleared", "summarized", "dropped"];
+
+const SEGMENT_LABELS: Readonly<Record<BudgetSegmentKind, string>> = {
+  system: "System prompt",
+  user: "User messages",
+  assistant: "Assistant messages and tool calls",
+  "tool-results": "Tool results",
+  summaries: "Summaries",
+  other: "Other items",
+  overhead: "Message formatting and tool definitions",
+  "reserved-output": "Reserved for the answer",
+  free: "Free",
+};
+
+function segmentOf(type: string): BudgetSegmentKind {
+  switch (type) {
+    case "system":
+      return "system";
+    case "user":
+    case "user-intervention":
+      return "user";
+    case "assistant":
+    case "thinking":
+    case "error":
+      return "assistant";
+    case "tool-result":
+    case "subagent-result":
+      return "tool-results";
+    case "summary":
+      return "summaries";
+    default:
+      return "other";
+  }
+}
+
+const isSent = (decision: Decision) => decision !== "dropped" && decision !== "summarized";
+
+function preview(text: string): string {
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+}
+
+export function inspectionOf(build: CliBuild, title: string): Inspection {
+  const { result, input } = build;
+  const report = result.report;
+  const itemsById = new Map<string, Item>(input.items.map((item) => [item.id, item]));
+  const compression = report.compression;
+  const newRecords = new Map<string, SummaryRecord>((compression?.records ?? []).map((record) => [record.id, record]));
+  const givenRecords = new Map<string, SummaryRecord>(input.summaries.map((record) => [record.id, record]));
+  const systemPrompt = report.systemParts.map((part) => part.text).join("\n\n");
+
+  const textOf = (entry: ReportEntry): string => {
+    const item = itemsById.get(entry.id);
+    if (item !== undefined && entry.inputIndex !== undefined) return itemText(item);
+    if (entry.id === SYSTEM_PROMPT_ID) return systemPrompt;
+    return newRecords.get(entry.id)?.summary ?? givenRecords.get(entry.id)?.summary ?? "";
+  };
+  const rowOf = (entry: ReportEntry): TimelineRow => ({
+    id: entry.id,
+    inputIndex: entry.inputIndex,
+    location: entry.inputIndex === undefined ? undefined : input.locations[entry.inputIndex],
+    type: entry.type,
+    role: entry.role,
+    decision: entry.decision,
+    stage: entry.stage,
+    plugin: entry.plugin,
+    reason: entry.reason,
+    relatedId: entry.relatedId,
+    tokens: entry.tokens,
+    tokensSaved: entry.tokensSaved,
+    messageIndex: entry.messageIndex,
+    preview: preview(textOf(entry)),
+    history: entry.history,
+  });
+
+  const decisions = Object.fromEntries(DECISIONS.map((decision) => [decision, 0])) as Record<Decision, number>;
+  for (const entry of report.entries) decisions[entry.decision]++;
+
+  return {
+    title,
+    provider: build.options.provider,
+    model: build.options.model,
+    tokenizer: report.tokenizer,
+    tokenCount: result.tokenCount,
+    tokenCountExact: result.tokenCountExact,
+    budget: budgetOf(build),
+    decisions,
+    inputCount: result.metadata.inputCount,
+    outputCount: result.metadata.outputCount,
+    timeline: timelineOf(report.entries.map(rowOf), report.synthesized.map(rowOf)),
+    summaries: summariesOf(build, newRecords, givenRecords, textOf),
+    systemParts: report.systemParts.map((part) => ({ id: part.id, addedBy: part.addedBy, tokens: part.tokens })),
+    request: build.request,
+    cache: cacheOf(build),
+    compression:
+      compression === undefined
+        ? undefined
+        : {
+            triggered: compression.triggered,
+            usageBefore: compression.usageBefore,
+            usageAfter: compression.usageAfter,
+            strategies: compression.strategies.map(({ name, ran, itemsAffected, tokensSaved }) => ({ name, ran, itemsAffected, tokensSaved })),
+          },
+    warnings: [...input.warnings, ...report.warnings],
+    violations: report.violations.map((violation) => violation.message),
+  };
+}
+
+/** Input rows in input order; a synthesized row goes just before the first input row sent after it. */
+function timelineOf(inputRows: ReadonlyArray<TimelineRow>, synthesized: ReadonlyArray<TimelineRow>): TimelineRow[] {
+  const rows = [...inputRows];
+  for (const row of synthesized) {
+    const at = row.messageIndex === undefined ? -1 : rows.findIndex((other) => other.inputIndex !== undefined && other.messageIndex !== undefined && other.messageIndex >= row.messageIndex!);
+    if (at === -1) rows.push(row);
+    else rows.splice(at, 0, row);
+  }
+  return rows;
+}
+
+function budgetOf(build: CliBuild): Inspection["budget"] {
+  const { result } = build;
+  const budget = result.report.budget;
+  const maxTokens = budget?.maxTokens ?? result.tokenCount;
+  const reserve = budget?.reserveOutputTokens ?? 0;
+  const used = result.tokenCount;
+  const sums = new Map<BudgetSegmentKind, { tokens: number; items: number }>();
+  const add = (kind: BudgetSegmentKind, tokens: number, items: number) => {
+    const sum = sums.get(kind) ?? { tokens: 0, items: 0 };
+    sums.set(kind, { tokens: sum.tokens + tokens, items: sum.items + items });
+  };
+  for (const entry of [...result.report.entries, ...result.report.synthesized]) {
+    if (!isSent(entry.decision) || entry.decision === "merged") continue;
+    add(segmentOf(entry.type), entry.tokens, 1);
+  }
+  let content = 0;
+  for (const sum of sums.values()) content += sum.tokens;
+  const order: BudgetSegmentKind[] = ["system", "user", "assistant", "tool-results", "summaries", "other"];
+  const segments: BudgetSegment[] = order.filter((kind) => sums.has(kind)).map((kind) => ({ kind, label: SEGMENT_LABELS[kind], ...sums.get(kind)! }));
+  segments.push({ kind: "overhead", label: SEGMENT_LABELS.overhead, tokens: Math.max(0, used - content), items: 0 });
+  if (reserve > 0) segments.push({ kind: "reserved-output", label: SEGMENT_LABELS["reserved-output"], tokens: reserve, items: 0 });
+  segments.push({ kind: "free", label: SEGMENT_LABELS.free, tokens: Math.max(0, maxTokens - reserve - used), items: 0 });
+  return { maxTokens, reserveOutputTokens: reserve, available: budget?.available ?? maxTokens - reserve, used, segments };
+}
+
+function summariesOf(build: CliBuild, newRecords: ReadonlyMap<string, SummaryRecord>, givenRecords: ReadonlyMap<string, SummaryRecord>, textOf: (entry: ReportEntry) => string): SummaryView[] {
+  const report = build.result.report;
+  const entries = [...report.entries, ...report.synthesized];
+  const tokensById = new Map(entries.map((entry) => [entry.id, entry]));
+  const views: SummaryView[] = [];
+  for (const entry of entries) {
+    if (entry.type !== "summary") continue;
+    const covered = report.entries.filter((other) => other.relatedId === entry.id && other.decision === "summarized");
+    const record = newRecords.get(entry.id) ?? givenRecords.get(entry.id);
+    const coveredIds = covered.length > 0 ? covered.map((other) => other.id) : [...(record?.coveredIds ?? [])];
+    views.push({
+      id: entry.id,
+      source: entry.inputIndex !== undefined ? "input" : newRecords.has(entry.id) ? "new" : "record",
+      text: textOf(entry),
+      tokens: entry.tokens,
+      sent: isSent(entry.decision),
+      coveredIds,
+      coveredTokens: coveredIds.reduce((sum, id) => sum + (tokensById.get(id)?.tokens ?? 0), 0),
+      note: undefined,
+    });
+  }
+  // Persisted records that are not in the request: rolled into a summary made in this build, or skipped.
+  const compression = report.compression;
+  const tokenizer = createTokenizer(build.options.model, build.options.fallbackEncoding === undefined ? {} : { fallback: build.options.fallbackEncoding });
+  for (const record of givenRecords.values()) {
+    if (views.some((view) => view.id === record.id)) continue;
+    const skipped = compression?.skippedSummaries.find((entry) => entry.id === record.id);
+    const rolledInto = [...newRecords.values()].find((made) => record.coveredIds.every((id) => made.coveredIds.includes(id)));
+    const note =
+      skipped !== undefined
+        ? `not applied: ${skipped.reason}`
+        : rolledInto !== undefined
+          ? `applied, then rolled into ${rolledInto.id}, the summary made in this build`
+          : compression?.appliedSummaries.includes(record.id) === true
+            ? "applied, then dropped to fit the budget"
+            : "not applied";
+    views.push({
+      id: record.id,
+      source: "record",
+      text: record.summary,
+      tokens: tokenizer.count(record.summary),
+      sent: false,
+      coveredIds: record.coveredIds,
+      coveredTokens: record.coveredIds.reduce((sum, id) => sum + (tokensById.get(id)?.tokens ?? 0), 0),
+      note,
+    });
+  }
+  return views;
+}
+
+function cacheOf(build: CliBuild): InspectionCache {
+  const cache = build.result.report.cache;
+  if (build.previous === undefined) return { ...cache, note: "not compared: the build was run on its own" };
+  return { ...cache, note: build.previous.note };
+}

@@ -1,0 +1,173 @@
+// `ctxpipe inspect` without --html: the inspection as plain text for a terminal (no colours, so it
+// reads the same in a log). Long runs of kept messages fold into one line unless --all is given.
+import type { BudgetSegmentKind, Inspection, TimelineRow } from "./inspection.js";
+
+/** Conversations longer than this fold runs of kept rows. */
+const FOLD_ABOVE_ROWS = 40;
+/** Runs of kept rows longer than this fold into one line. */
+const FOLD_RUN = 3;
+const BAR_WIDTH = 60;
+
+const BAR_CHARACTERS: Readonly<Record<BudgetSegmentKind, string>> = {
+  system: "S",
+  user: "U",
+  assistant: "A",
+  "tool-results": "T",
+  summaries: "Σ",
+  other: "O",
+  overhead: "f",
+  "reserved-output": "R",
+  free: ".",
+};
+
+const number = (value: number) => value.toLocaleString("en-US");
+const percent = (part: number, whole: number) => (whole === 0 ? "0.0%" : `${((part / whole) * 100).toFixed(1)}%`);
+
+/** Cells longer than this are shortened (ids can be long); the last column gets what width is left. */
+const MAX_CELL = 28;
+const MIN_LAST_COLUMN = 30;
+
+function shorten(text: string, length: number): string {
+  const characters = [...text];
+  return characters.length > length ? `${characters.slice(0, Math.max(1, length - 1)).join("")}…` : text;
+}
+
+function table(rows: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlySet<number>, maxWidth: number): string[] {
+  const limit = Number.isFinite(maxWidth) ? MAX_CELL : Number.POSITIVE_INFINITY;
+  const cells = rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : shorten(cell, limit))));
+  const widths: number[] = [];
+  for (const row of cells) {
+    row.forEach((cell, column) => {
+      widths[column] = Math.max(widths[column] ?? 0, [...cell].length);
+    });
+  }
+  const before = widths.slice(0, -1).reduce((sum, width) => sum + width + 2, 0);
+  // Too narrow for the last column beside the others: it goes on a line of its own, indented.
+  const ownLine = maxWidth - before < MIN_LAST_COLUMN;
+  return cells.flatMap((row) => {
+    const padded = row.slice(0, -1).map((cell, column) => (rightAligned.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)));
+    const last = row[row.length - 1] ?? "";
+    if (!ownLine) return [shorten([...padded, last].join("  "), maxWidth).trimEnd()];
+    const lines = [padded.join("  ").trimEnd()];
+    if (last.length > 0) lines.push(shorten(`    ${last}`, maxWidth));
+    return lines;
+  });
+}
+
+function budgetBar(inspection: Inspection): string {
+  const total = Math.max(inspection.budget.maxTokens, inspection.budget.segments.reduce((sum, segment) => sum + segment.tokens, 0));
+  let bar = "";
+  for (const segment of inspection.budget.segments) {
+    const cells = total === 0 ? 0 : Math.round((segment.tokens / total) * BAR_WIDTH);
+    bar += BAR_CHARACTERS[segment.kind].repeat(segment.tokens > 0 ? Math.max(1, cells) : 0);
+  }
+  return `[${[...bar].slice(0, BAR_WIDTH).join("").padEnd(BAR_WIDTH, ".")}]`;
+}
+
+type Line = { readonly row: TimelineRow } | { readonly folded: ReadonlyArray<TimelineRow> };
+
+function foldKeptRuns(rows: ReadonlyArray<TimelineRow>, all: boolean): Line[] {
+  if (all || rows.length <= FOLD_ABOVE_ROWS) return rows.map((row) => ({ row }));
+  const lines: Line[] = [];
+  let run: TimelineRow[] = [];
+  const flush = () => {
+    if (run.length > FOLD_RUN) lines.push({ folded: run });
+    else lines.push(...run.map((row) => ({ row })));
+    run = [];
+  };
+  for (const row of rows) {
+    if (row.decision === "kept" && row.history.length <= 1) run.push(row);
+    else {
+      flush();
+      lines.push({ row });
+    }
+  }
+  flush();
+  return lines;
+}
+
+export function renderTable(inspection: Inspection, options: { readonly all: boolean; readonly columns: number }): string {
+  const out: string[] = [];
+  const { budget } = inspection;
+  const exactness = (exact: boolean) => (exact ? "exact" : "estimated");
+  out.push(`ctxpipe inspect: ${inspection.title}`);
+  out.push(`provider ${inspection.provider} · model ${inspection.model} · tokenizer ${inspection.tokenizer.name} (${exactness(inspection.tokenizer.exact)})`);
+  out.push(
+    `request: ${number(inspection.tokenCount)} tokens (${exactness(inspection.tokenCountExact)}) of ${number(budget.available)} available` +
+      ` (${number(budget.maxTokens)} budget − ${number(budget.reserveOutputTokens)} reserved for the answer)` +
+      ` · ${number(inspection.inputCount)} messages in, ${number(inspection.outputCount)} messages sent`,
+  );
+  out.push("");
+  out.push(`Budget ${budgetBar(inspection)}`);
+  const segmentRows = inspection.budget.segments.map((segment) => [
+    `  ${BAR_CHARACTERS[segment.kind]} ${segment.label}`,
+    number(segment.tokens),
+    percent(segment.tokens, budget.maxTokens),
+    segment.items === 0 ? "" : `${number(segment.items)} item${segment.items === 1 ? "" : "s"}`,
+  ]);
+  out.push(...table(segmentRows, new Set([1, 2]), options.columns));
+  out.push("");
+  const decided = Object.entries(inspection.decisions).filter(([, count]) => count > 0);
+  out.push(`Decisions: ${decided.map(([decision, count]) => `${number(count)} ${decision}`).join(" · ")}`);
+  if (inspection.compression !== undefined) {
+    const compression = inspection.compression;
+    const strategies = compression.strategies.filter((strategy) => strategy.ran).map((strategy) => `${strategy.name} (${number(strategy.itemsAffected)} items, ${number(strategy.tokensSaved)} tokens)`);
+    out.push(
+      `Compression: ${compression.triggered ? "triggered" : "not triggered"}, about ${number(compression.usageBefore)} → ${number(compression.usageAfter)} tokens` +
+        (strategies.length === 0 ? "" : `; ${strategies.join(", ")}`),
+    );
+  }
+  out.push("");
+  out.push("Timeline");
+  const header = ["where", "id", "type", "decision", "stage/plugin", "tokens", "saved", "reason"];
+  const rows: string[][] = [header];
+  for (const line of foldKeptRuns(inspection.timeline, options.all)) {
+    if ("folded" in line) {
+      const first = line.folded[0]!;
+      const last = line.folded[line.folded.length - 1]!;
+      const tokens = line.folded.reduce((sum, row) => sum + row.tokens, 0);
+      rows.push([`${first.location ?? ""} …`, `${first.id} … ${last.id}`, "", `${line.folded.length} kept`, "", number(tokens), "", "(--all shows each)"]);
+      continue;
+    }
+    const row = line.row;
+    rows.push([
+      row.location ?? "(added)",
+      row.id,
+      row.type,
+      row.decision + (row.relatedId === undefined ? "" : ` → ${row.relatedId}`),
+      `${row.stage}/${row.plugin.replace(/Plugin$/, "")}`,
+      number(row.tokens),
+      row.tokensSaved === undefined ? "" : number(row.tokensSaved),
+      row.reason,
+    ]);
+  }
+  out.push(...table(rows, new Set([5, 6]), options.columns - 2).map((line) => `  ${line}`));
+  if (inspection.summaries.length > 0) {
+    out.push("");
+    out.push("Summaries");
+    for (const summary of inspection.summaries) {
+      const range = summary.coveredIds.length === 0 ? "" : ` (${summary.coveredIds[0]} … ${summary.coveredIds[summary.coveredIds.length - 1]})`;
+      out.push(
+        `  ${summary.id}: ${summary.source === "new" ? "made in this build" : summary.source === "record" ? "persisted record" : "summary message"}, ${summary.sent ? "sent" : "not sent"}, ` +
+          `${number(summary.tokens)} tokens for ${number(summary.coveredIds.length)} messages${range} of ${number(summary.coveredTokens)} tokens` +
+          (summary.note === undefined ? "" : `; ${summary.note}`),
+      );
+      const firstLine = summary.text.split("\n")[0] ?? "";
+      out.push(shorten(`    ${firstLine}`, options.columns));
+    }
+  }
+  out.push("");
+  out.push(`Cache: ${describeCache(inspection)}`);
+  for (const warning of inspection.warnings) out.push(`Warning: ${warning}`);
+  for (const violation of inspection.violations) out.push(`Violation: ${violation}`);
+  return `${out.map((line) => shorten(line, options.columns)).join("\n")}\n`;
+}
+
+export function describeCache(inspection: Inspection): string {
+  const cache = inspection.cache;
+  if (!cache.compared) return cache.note ?? "not compared";
+  const prefix = `compared with the previous model call's request: ${cache.sameMessages} of its ${cache.previousMessages} messages are unchanged`;
+  if (cache.breaksAt === undefined) return `${prefix}; it is a prefix of this one, so a prompt cache reuses all of it`;
+  if (cache.breaksAt === "messages") return `${prefix}; the cache breaks at message ${cache.sameMessages} (the first that differs)`;
+  return `${prefix}; the cache breaks at the ${cache.breaksAt === "tools" ? "tool definitions" : "system prompt"}, so nothing is reused`;
+}
