@@ -15,9 +15,9 @@ export class SourceReadError extends Error {
 export async function readSource(path: string, stdin: Readable, onBytes?: (read: number) => void): Promise<string> {
   if (path !== "-") {
     try {
-      const text = await readFile(path, "utf8");
-      onBytes?.(Buffer.byteLength(text));
-      return text;
+      const bytes = await readFile(path);
+      onBytes?.(bytes.length);
+      return bytes.toString("utf8");
     } catch (error) {
       throw new SourceReadError(path, error);
     }

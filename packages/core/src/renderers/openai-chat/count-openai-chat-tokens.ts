@@ -28,10 +28,10 @@ const TOOL_ENUM_START = -3;
 const TOOL_ENUM_ITEM = 3;
 const TOOLS_END = 12;
 
-function contentTokens(message: OpenAIChatMessage, tokenizer: Tokenizer): number {
+function contentTokens(message: OpenAIChatMessage, tokenizer: Tokenizer, stringContentTokens: number | undefined): number {
   const content = message.content;
   if (content === null) return 0;
-  if (typeof content === "string") return tokenizer.count(content);
+  if (typeof content === "string") return stringContentTokens ?? tokenizer.count(content);
   let total = 0;
   for (const part of content) {
     if (part.type === "text") total += tokenizer.count(part.text);
@@ -43,8 +43,12 @@ function contentTokens(message: OpenAIChatMessage, tokenizer: Tokenizer): number
   return total;
 }
 
-export function countOpenAIChatMessageTokens(message: OpenAIChatMessage, tokenizer: Tokenizer): number {
-  let total = TOKENS_PER_MESSAGE + tokenizer.count(message.role) + contentTokens(message, tokenizer);
+/**
+ * `stringContentTokens`: the count of a string `content` when the caller already has it (the renderer
+ * reuses the item's count from the compress stage instead of tokenizing the same text twice).
+ */
+export function countOpenAIChatMessageTokens(message: OpenAIChatMessage, tokenizer: Tokenizer, stringContentTokens?: number): number {
+  let total = TOKENS_PER_MESSAGE + tokenizer.count(message.role) + contentTokens(message, tokenizer, stringContentTokens);
   if ("name" in message && typeof message.name === "string") total += tokenizer.count(message.name) + TOKENS_PER_NAME;
   if (message.role === "assistant" && message.tool_calls !== undefined) {
     for (const call of message.tool_calls) total += TOKENS_PER_TOOL_CALL + tokenizer.count(call.function.name) + tokenizer.count(call.function.arguments);

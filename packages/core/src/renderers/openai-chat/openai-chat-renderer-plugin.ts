@@ -5,6 +5,7 @@ import type { PipelinePlugin, PluginHost } from "../../pipeline/pipeline-hooks.j
 import { STAGE } from "../../pipeline/stage.js";
 import { parsePluginOptions } from "../../plugins/parse-plugin-options.js";
 import type { Item } from "../../model/item.js";
+import { itemText } from "../../model/item-text.js";
 import type { Tokenizer } from "../../spec/tokenizer.js";
 import { countOpenAIChatMessageTokens, countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
 import type { OpenAIChatMessage, OpenAIChatRequest } from "./openai-chat-request.js";
@@ -15,6 +16,8 @@ import { renderOpenAIChatMessage } from "./render-openai-chat-message.js";
 import { deepFreeze } from "../../model/deep-freeze.js";
 
 const PLUGIN_NAME = "OpenAIChatRendererPlugin";
+/** Shorter texts are cheaper to count again than to compare with the item's text. */
+const REUSE_ITEM_COUNT_FROM = 256;
 
 const openAIChatRendererPluginOptionsSchema = z.strictObject({
   /** The role of system messages. Default: "developer" for models that reject "system" (o1-mini), else "system". */
@@ -58,7 +61,11 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
         messages.push(message);
         let tokens = cache.get(item);
         if (tokens === undefined) {
-          tokens = countOpenAIChatMessageTokens(message, context.tokenizer);
+          // A message that carries its item's text unchanged (most user messages and tool results)
+          // reuses the item's count, which compress plugins already paid for on a cold build.
+          const content = message.content;
+          const known = typeof content === "string" && content.length >= REUSE_ITEM_COUNT_FROM && content === itemText(item) ? context.countTokens(item) : undefined;
+          tokens = countOpenAIChatMessageTokens(message, context.tokenizer, known);
           cache.set(item, tokens);
         }
         messageTokens.push(tokens);
