@@ -3,6 +3,7 @@
 import { cpus } from "node:os";
 import { createTokenizer } from "@ctxpipe/tokenizers";
 import { agentLoopBenchmark } from "./agent-loop-benchmark.js";
+import { cliBenchmark } from "./cli-benchmark.js";
 import { coldBuildBenchmark } from "./cold-build-benchmark.js";
 import { compressionBenchmark } from "./compression-benchmark.js";
 import { formatMilliseconds, formatRatio, formatTiming, type Timing, timingOf } from "./measure.js";
@@ -94,3 +95,20 @@ log(
 log("\n6. Conversation stores: appends (each durable when it resolves) and loads of a long conversation, JsonlStore and PostgresStore side by side");
 log("   messages as the loops persist them (seed 002's fields; 0.1–21 KB, median 1.3 KB); rates are per run, medians (min–max)");
 await printStoreBenchmark(log);
+
+log("\n7. ctxpipe build on a stored file: the whole command (read, parse, import, build, print the JSON) within half the history's tokens,");
+log("   against the exact o200k tokenizer counting every message's text (content, tool call arguments, tool results) one by one");
+log("   (build and --report in-process through runCli, output discarded; node dist/bin.js a child process, Node start and loading included;");
+log("   each run a .jsonl file of its own seed; ratios: ÷ the tokenizer alone)");
+log(`   ${"messages".padEnd(9)} ${"file".padEnd(8)} ${"tokenizer alone".padEnd(24)} ${"ctxpipe build".padEnd(30)} ${"build --report".padEnd(30)} ${"node dist/bin.js build".padEnd(30)} runs`);
+for (const [messages, runs] of [
+  [1_000, 5],
+  [10_000, 3],
+] as const) {
+  const figures = await cliBenchmark({ messages, runs, tokenizer });
+  const versus = (timing: Timing) => `${formatTiming(timing)} ${formatRatio(timing, figures.tokenizer)}`;
+  const executable = figures.executable === "not built" ? "not built (pnpm build)" : versus(figures.executable);
+  log(
+    `   ${number(messages).padEnd(9)} ${`${figures.megabytes.toFixed(1)} MB`.padEnd(8)} ${formatTiming(figures.tokenizer).padEnd(24)} ${versus(figures.build).padEnd(30)} ${versus(figures.report).padEnd(30)} ${executable.padEnd(30)} ${runs}`,
+  );
+}
