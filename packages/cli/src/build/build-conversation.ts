@@ -3,9 +3,10 @@
 // the message id and the field.
 import { BudgetExceededError, type BuildOptions, type BuildResult, ContextValidationError, InvalidInputError, type Item, type Pipeline } from "@ctxpipe/core";
 import { SystemPromptInputError } from "@ctxpipe/system-prompt";
-import { findModel, UnknownModelError } from "@ctxpipe/tokenizers";
+import { findModel, resolveModel, UnknownModelError } from "@ctxpipe/tokenizers";
 import type { BuildCommandOptions } from "../args/cli-options.js";
 import { CliInputError, type CliInputProblem } from "../cli/cli-input-error.js";
+import { problemsOf } from "../input/import-conversation.js";
 import type { BuildInput } from "./load-build-input.js";
 import { providerRequest } from "./provider-request.js";
 
@@ -32,7 +33,15 @@ export function budgetOf(options: BuildCommandOptions): number {
   if (options.maxTokens !== undefined) return options.maxTokens;
   const model = findModel(options.model);
   if (model !== undefined) return model.maxInputTokens;
-  if (options.fallbackEncoding === undefined) throw modelProblem(new UnknownModelError(options.model, []));
+  if (options.fallbackEncoding === undefined) {
+    try {
+      resolveModel(options.model);
+    } catch (error) {
+      // resolveModel's error carries the close known names.
+      if (error instanceof UnknownModelError) throw modelProblem(error);
+      throw error;
+    }
+  }
   throw new CliInputError([{ source: "command line", field: "--max-tokens", message: `the registry does not know the context window of "${options.model}": give --max-tokens` }]);
 }
 
@@ -113,7 +122,7 @@ function rejected(error: unknown, input: BuildInput, options: BuildCommandOption
     return new CliInputError(promptInputProblems(error, options), { cause: error });
   }
   if (error instanceof InvalidInputError) {
-    return new CliInputError(error.issues.map((issue) => ({ source: input.source, location: input.locations[issue.index] ?? `index ${issue.index}`, ...(issue.id === undefined ? {} : { id: issue.id }), message: issue.message })), { cause: error });
+    return new CliInputError(problemsOf(error, input.locations, input.source), { cause: error });
   }
   if (error instanceof ContextValidationError) return new CliInputError([{ source: input.source, message: error.message }], { cause: error });
   return undefined;

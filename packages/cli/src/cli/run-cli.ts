@@ -103,13 +103,9 @@ async function writeInspection(build: CliBuild, options: InspectCommandOptions, 
 }
 
 function reportFailure(error: unknown, io: CliIo): number {
-  if (error instanceof CliUsageError) {
+  if (error instanceof CliUsageError || error instanceof CliInputError) {
     io.stderr.write(`ctxpipe: ${error.message}\n`);
-    return 2;
-  }
-  if (error instanceof CliInputError) {
-    io.stderr.write(`ctxpipe: ${error.message}\n`);
-    return 2;
+    return error.exitCode;
   }
   if (error instanceof SourceReadError || CtxpipeError.isInstance(error)) {
     io.stderr.write(`ctxpipe: ${(error as Error).message}\n`);
