@@ -60,7 +60,8 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   const { internals, messageIndexById } = input;
   const finalById = new Map<string, Item>();
   for (const item of input.finalItems) finalById.set(item.id, item);
-  const lastEvent = (id: string) => internals.events.get(id)?.at(-1);
+  const events = internals.log.byId();
+  const lastEvent = (id: string) => events.get(id)?.at(-1);
 
   // An item reaches the model if it is in the final list and was not dropped there (a renderer may
   // leave an item out), or if it was merged into an item that reaches the model.
@@ -84,7 +85,7 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   input.inputItems.forEach((original, position) => {
     const inputIndex = input.inputIndexes[position]!;
     inputIds.add(original.id);
-    const history = internals.events.get(original.id) ?? [];
+    const history = events.get(original.id) ?? [];
     const last = history.at(-1);
     let decision: ReportEvent;
     if (sent(original.id)) {
@@ -140,7 +141,7 @@ export function assembleReport(input: AssembleInput): AssembledReport {
       includedIds.push(item.id, ...(mergedInto.get(item.id) ?? []));
       continue;
     }
-    const history = internals.events.get(item.id) ?? [];
+    const history = events.get(item.id) ?? [];
     const decision = history.findLast((event) => event.decision === "synthesized") ?? {
       decision: "synthesized" as const,
       stage: renderStage,

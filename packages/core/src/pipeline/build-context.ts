@@ -9,6 +9,7 @@ import type { Tokenizer } from "../spec/tokenizer.js";
 import type { ToolDefinition } from "../spec/tool-definition.js";
 import type { BuildOptions } from "./build-options.js";
 import type { Decision, ReportEvent } from "./build-report.js";
+import { EventLog } from "./event-log.js";
 import type { StageLabel } from "./stage.js";
 import type {
   Budget,
@@ -50,9 +51,12 @@ export interface BuildContextInit {
 export interface BuildContextInternals {
   stage: StageLabel;
   plugin: string;
+  /** Every decision of the build, in order. */
+  readonly log: EventLog;
+  /** Where the running tap's decisions start in the log. */
+  tapStart: number;
   /** Ids the running tap recorded a decision for, so implicit attribution does not repeat it. */
-  readonly touched: Set<string>;
-  readonly events: Map<string, ReportEvent[]>;
+  touched(): ReadonlySet<string>;
   readonly issues: ValidationIssue[];
   /** Which list validate taps are looking at. */
   phase: "items" | "request";
@@ -65,6 +69,8 @@ export interface BuildContextInternals {
   readonly attachments: Map<string, unknown>;
   enterTap(plugin: string): void;
   record(id: string, decision: Decision, reason: string, relatedId?: string, plugin?: string): void;
+  /** One decision about many items, recorded as one run. */
+  recordAll(ids: ReadonlyArray<string>, decision: Decision, reason: string): void;
 }
 
 const internals = new WeakMap<object, BuildContextInternals>();
@@ -89,16 +95,36 @@ export function internalsOf(context: object): BuildContextInternals {
   return found;
 }
 
+/** The internals of a context the pipeline made, or undefined for a context a plugin made up itself. */
+export function maybeInternalsOf(context: object): BuildContextInternals | undefined {
+  return internals.get(context);
+}
+
 function idOf(item: Item | string): string {
   return typeof item === "string" ? item : item.id;
 }
 
 export function createBuildContext(init: BuildContextInit): ValidateContext {
+  const log = new EventLog();
+  // The running tap's ids, extended as it records more.
+  let touched = new Set<string>();
+  let touchedUpTo = 0;
+  // Consecutive decisions alike (a stage dropping many items for one reason) share one event object.
+  let lastEvent: ReportEvent | undefined;
+  const eventFor = (decision: Decision, reason: string, relatedId: string | undefined, plugin: string): ReportEvent => {
+    const last = lastEvent;
+    if (last !== undefined && last.decision === decision && last.reason === reason && last.plugin === plugin && last.stage === state.stage && last.relatedId === relatedId) return last;
+    lastEvent = relatedId === undefined ? { decision, stage: state.stage, plugin, reason } : { decision, stage: state.stage, plugin, reason, relatedId };
+    return lastEvent;
+  };
+  const checkStage = () => {
+    if (state.stage === "validate") throw new Error("validate taps report problems with context.issue(); they cannot change the items");
+  };
   const state: BuildContextInternals = {
     stage: "compress",
     plugin: "ctxpipe",
-    touched: new Set(),
-    events: new Map(),
+    log,
+    tapStart: 0,
     issues: [],
     phase: "items",
     violations: [],
@@ -107,16 +133,22 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     attachments: new Map(),
     enterTap(plugin) {
       state.plugin = plugin;
-      state.touched.clear();
+      state.tapStart = log.length;
+      touched = new Set();
+      touchedUpTo = log.length;
+    },
+    touched() {
+      for (const run of log.runsFrom(touchedUpTo)) for (const id of run.ids) touched.add(id);
+      touchedUpTo = log.length;
+      return touched;
     },
     record(id, decision, reason, relatedId, plugin = state.plugin) {
-      if (state.stage === "validate") throw new Error("validate taps report problems with context.issue(); they cannot change the items");
-      const event: ReportEvent =
-        relatedId === undefined ? { decision, stage: state.stage, plugin, reason } : { decision, stage: state.stage, plugin, reason, relatedId };
-      const list = state.events.get(id);
-      if (list === undefined) state.events.set(id, [event]);
-      else list.push(event);
-      state.touched.add(id);
+      checkStage();
+      log.add([id], eventFor(decision, reason, relatedId, plugin));
+    },
+    recordAll(ids, decision, reason) {
+      checkStage();
+      if (ids.length > 0) log.add(ids, eventFor(decision, reason, undefined, state.plugin));
     },
   };
 

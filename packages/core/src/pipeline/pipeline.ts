@@ -212,26 +212,31 @@ export class Pipeline implements PluginHost {
         countTokens: context.countTokens,
       }),
     );
-    const metadata = once((): BuildMetadata => {
-      const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
-      const systemIncluded = systemPrompt !== undefined && assembled().synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID);
-      const filteredCount = assembled().entries.filter(
-        (entry) => entry.type !== "system" && entry.history.some((event) => event.stage === "filter" && event.decision === "dropped"),
-      ).length;
-      return {
-        inputCount: items.length,
-        outputCount: rendered.messageCount,
-        filteredCount,
-        systemPromptIncluded: systemIncluded,
-        systemPromptLength: systemIncluded && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0,
-      };
-    });
+    // Counts the loop reads every turn are plain; the rest come from the report, assembled on first read.
+    const systemPromptIncluded = once(() => current.some((item) => item.id === SYSTEM_PROMPT_ID) && assembled().synthesized.some((entry) => entry.id === SYSTEM_PROMPT_ID));
+    const filteredCount = once(
+      () => assembled().entries.filter((entry) => entry.type !== "system" && entry.history.some((event) => event.stage === "filter" && event.decision === "dropped")).length,
+    );
+    const metadata: BuildMetadata = {
+      inputCount: items.length,
+      outputCount: rendered.messageCount,
+      get filteredCount() {
+        return filteredCount();
+      },
+      get systemPromptIncluded() {
+        return systemPromptIncluded();
+      },
+      get systemPromptLength() {
+        const systemPrompt = current.find((item) => item.id === SYSTEM_PROMPT_ID);
+        return systemPromptIncluded() && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0;
+      },
+    };
     const report = once(
       (): BuildReport => ({
         ...Object.fromEntries(internals.attachments),
         entries: assembled().entries,
         synthesized: assembled().synthesized,
-        systemParts: metadata().systemPromptIncluded ? systemPartsReport(context) : [],
+        systemParts: systemPromptIncluded() ? systemPartsReport(context) : [],
         renderer,
         tokenizer: { name: tokenizer.name, exact: tokenizer.exact },
         budget:
@@ -255,9 +260,7 @@ export class Pipeline implements PluginHost {
       get excludedIds() {
         return assembled().excludedIds;
       },
-      get metadata() {
-        return metadata();
-      },
+      metadata,
       get report() {
         return report();
       },
@@ -308,7 +311,7 @@ export class Pipeline implements PluginHost {
       const itemIssues = await checkItems();
       if (itemIssues.length > 0) return itemIssues;
       // The first render's decisions no longer describe what is sent.
-      for (const [id, events] of internals.events) internals.events.set(id, events.filter((event) => event.stage !== "render"));
+      internals.log.remove((event) => event.stage === "render");
       rendered = await this.#render(renderHook, renderer, current, context);
       renderPlugin = internals.plugin;
       return checkRequest();

@@ -56,52 +56,112 @@ function wrapThrown(plugin: string, hook: string, error: unknown): CtxpipeError 
 
 const REMOVALS: ReadonlySet<string> = new Set(["dropped", "summarized", "merged"]);
 
+type Internals = ReturnType<typeof internalsOf>;
+
 /** A tap that says it removed an item must not hand it on: the report would contradict the request. */
-function checkRecordedRemovals(context: object, plugin: string, hook: StageLabel, isPresent: (id: string) => boolean): void {
-  const internal = internalsOf(context);
-  for (const id of internal.touched) {
-    const last = internal.events.get(id)?.at(-1);
-    if (last !== undefined && REMOVALS.has(last.decision) && isPresent(id)) {
-      throw failure(plugin, hook, `recorded item "${id}" as ${last.decision} but still returned it; remove it from the list it returns`);
+function checkRecordedRemovals(internal: Internals, plugin: string, hook: StageLabel, isPresent: (id: string) => boolean): void {
+  for (const run of internal.log.runsFrom(internal.tapStart)) {
+    if (!REMOVALS.has(run.event.decision)) continue;
+    for (const id of run.ids) {
+      if (!isPresent(id)) continue;
+      // A later decision of the same tap (synthesized again) may have put it back.
+      const last = internal.log.byId().get(id)?.at(-1);
+      if (last !== undefined && REMOVALS.has(last.decision)) {
+        throw failure(plugin, hook, `recorded item "${id}" as ${last.decision} but still returned it; remove it from the list it returns`);
+      }
     }
   }
 }
 
-/**
- * Most taps return some of the items they were given, in the same order (a filter, a window): then
- * every item is known valid and ids stay unique, and one walk over both lists says which were kept.
- * Returns which positions of `before` were kept, or undefined when the list is anything else.
- */
-function keptInOrder(before: Items, returned: ReadonlyArray<unknown>): boolean[] | undefined {
-  if (returned.length > before.length) return undefined;
-  const kept = new Array<boolean>(before.length).fill(false);
-  let from = 0;
-  for (const candidate of returned) {
-    while (from < before.length && before[from] !== candidate) from++;
-    if (from === before.length) return undefined;
-    kept[from++] = true;
-  }
-  return kept;
+/** Returned lists that are told apart without a lookup per item allow at most this many new items. */
+const MAX_INSERTED = 16;
+
+interface InOrder {
+  /** Which positions of `before` were kept. */
+  readonly kept: boolean[];
+  /** Positions in the returned list of items that are not in `before` (no id of `before` either). */
+  readonly inserted: number[];
 }
 
-function acceptSubsequence(
-  internal: ReturnType<typeof internalsOf>,
-  plugin: string,
-  hook: StageLabel,
-  context: object,
-  before: Items,
-  returned: Items,
-  kept: ReadonlyArray<boolean>,
-): Items {
-  if (internal.touched.size > 0) {
-    const present = new Set(returned.map((item) => item.id));
-    checkRecordedRemovals(context, plugin, hook, (id) => present.has(id));
+/**
+ * Most taps return some of the items they were given, in the same order (a filter, a window), maybe
+ * with a few new ones (a system prompt, a synthesized result): then every kept item is known valid
+ * and one walk over both lists says which were kept. Undefined when the list is anything else.
+ */
+function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | undefined {
+  const kept = new Array<boolean>(before.length).fill(false);
+  const inserted: number[] = [];
+  let from = 0;
+  for (let position = 0; position < returned.length; position++) {
+    const candidate = returned[position];
+    if (from < before.length && before[from] === candidate) {
+      kept[from++] = true;
+      continue;
+    }
+    let ahead = from;
+    while (ahead < before.length && before[ahead] !== candidate) ahead++;
+    if (ahead < before.length) {
+      kept[ahead] = true;
+      from = ahead + 1;
+      continue;
+    }
+    // Not ahead: new, or moved back, or a new object under a kept id; only the first is taken here.
+    if (inserted.length === MAX_INSERTED || typeof candidate !== "object" || candidate === null) return undefined;
+    const id = (candidate as { id?: unknown }).id;
+    for (const item of before) if (item === candidate || item.id === id) return undefined;
+    inserted.push(position);
   }
-  for (let position = 0; position < before.length; position++) {
-    const id = before[position]!.id;
-    if (!kept[position] && !internal.touched.has(id)) internal.record(id, "dropped", `removed by ${plugin} without a recorded reason`);
+  return { kept, inserted };
+}
+
+/**
+ * The fast check of what a tap did to a list it returned in order: every removal it recorded is of an
+ * item it left out, in list order, and every other decision is about an item it added. Records the
+ * items it left out without a reason. False when the tap recorded anything else (the full check decides).
+ */
+function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, kept: ReadonlyArray<boolean>, addedIds: ReadonlySet<string>): boolean {
+  const runs = internal.log.runsFrom(internal.tapStart);
+  let position = 0;
+  for (const run of runs) {
+    const removal = REMOVALS.has(run.event.decision);
+    for (const id of run.ids) {
+      if (!removal) {
+        if (!addedIds.has(id)) return false;
+        continue;
+      }
+      while (position < before.length && kept[position]) position++;
+      if (position === before.length || before[position]!.id !== id) return false;
+      position++;
+    }
   }
-  return returned.slice();
+  const unexplained: string[] = [];
+  for (; position < before.length; position++) if (!kept[position]) unexplained.push(before[position]!.id);
+  if (unexplained.length > 0) internal.recordAll(unexplained, "dropped", `removed by ${plugin} without a recorded reason`);
+  return true;
+}
+
+function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, before: Items, returned: ReadonlyArray<unknown>, order: InOrder): Items {
+  const accepted = returned.slice() as Item[];
+  const addedIds = new Set<string>();
+  for (const position of order.inserted) {
+    const parsed = parseItem(returned[position] as Item, position);
+    if (Array.isArray(parsed)) {
+      const issue = parsed[0]!;
+      const id = issue.id === undefined ? "" : ` (id "${issue.id}")`;
+      throw failure(plugin, hook, `returned an invalid item at position ${position}${id}, field ${formatFieldPath(issue.path)}: ${issue.message}`);
+    }
+    if (addedIds.has(parsed.id)) throw failure(plugin, hook, `returned two items with the id "${parsed.id}"; ids must stay unique`);
+    addedIds.add(parsed.id);
+    accepted[position] = parsed;
+  }
+  if (acceptRecordedInOrder(internal, plugin, before, order.kept, addedIds)) {
+    for (const position of order.inserted) {
+      const id = accepted[position]!.id;
+      if (!internal.touched().has(id)) internal.record(id, "synthesized", `added by ${plugin} without a recorded reason`);
+    }
+    return accepted;
+  }
+  return acceptAny(internal, plugin, hook, before, accepted);
 }
 
 /** Checks a stage tap's returned list and records what it did without saying. */
@@ -110,13 +170,19 @@ function acceptItems(context: object, plugin: string, hook: StageLabel, before: 
     throw failure(plugin, hook, `returned ${returned === null ? "null" : typeof returned} instead of an item array; return the new list, or undefined to keep it`);
   }
   const internal = internalsOf(context);
-  const kept = keptInOrder(before, returned);
-  if (kept !== undefined) return acceptSubsequence(internal, plugin, hook, context, before, returned as Items, kept);
+  const order = inOrder(before, returned);
+  if (order !== undefined) return acceptInOrder(internal, plugin, hook, before, returned, order);
+  return acceptAny(internal, plugin, hook, before, returned);
+}
+
+/** The full check, for a list in any order: parses what is new, checks ids, attributes what was not recorded. */
+function acceptAny(internal: Internals, plugin: string, hook: StageLabel, before: Items, returned: ReadonlyArray<unknown>): Items {
   const beforeById = new Map<string, Item>();
   for (const item of before) beforeById.set(item.id, item);
 
   const accepted: Item[] = new Array(returned.length);
   const seen = new Set<string>();
+  const touched = internal.touched();
   for (let position = 0; position < returned.length; position++) {
     const candidate = returned[position] as Item;
     let item: Item;
@@ -135,17 +201,15 @@ function acceptItems(context: object, plugin: string, hook: StageLabel, before: 
     seen.add(item.id);
     accepted[position] = item;
 
-    if (internal.touched.has(item.id)) continue;
+    if (touched.has(item.id)) continue;
     const previous = beforeById.get(item.id);
     if (previous === undefined) internal.record(item.id, "synthesized", `added by ${plugin} without a recorded reason`);
     else if (previous !== item) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
   }
-  checkRecordedRemovals(context, plugin, hook, (id) => seen.has(id));
-  for (const item of before) {
-    if (!seen.has(item.id) && !internal.touched.has(item.id)) {
-      internal.record(item.id, "dropped", `removed by ${plugin} without a recorded reason`);
-    }
-  }
+  checkRecordedRemovals(internal, plugin, hook, (id) => seen.has(id));
+  const unexplained: string[] = [];
+  for (const item of before) if (!seen.has(item.id) && !touched.has(item.id)) unexplained.push(item.id);
+  if (unexplained.length > 0) internal.recordAll(unexplained, "dropped", `removed by ${plugin} without a recorded reason`);
   return accepted;
 }
 
@@ -161,9 +225,10 @@ function itemsHook(hook: ItemsWaterfallHook, label: StageLabel, guard: HookGuard
         throw wrapThrown(tap.name, label, error);
       }
       if (returned !== undefined) return acceptItems(context, tap.name, label, items, returned);
-      if (internalsOf(context).touched.size > 0) {
+      const internal = internalsOf(context);
+      if (internal.log.runsFrom(internal.tapStart).some((run) => REMOVALS.has(run.event.decision))) {
         const present = new Set(items.map((item) => item.id));
-        checkRecordedRemovals(context, tap.name, label, (id) => present.has(id));
+        checkRecordedRemovals(internal, tap.name, label, (id) => present.has(id));
       }
       return items;
     });

@@ -10,11 +10,13 @@
 import { z } from "zod";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
 import type { Item } from "../model/item.js";
-import { computeTurnGroups } from "../model/turn-groups.js";
-import { currentTurnOf, estimateFixedTokens, estimateItemTokens, positionsOf } from "../pipeline/estimate-tokens.js";
+import { computeTurnGroups, type TurnGroup } from "../model/turn-groups.js";
+import { maybeInternalsOf } from "../pipeline/build-context.js";
+import { currentTurnOf, estimateFixedTokens, estimateItemTokens } from "../pipeline/estimate-tokens.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
 import type { StageContext } from "../pipeline/stage-context.js";
+import { GroupCosts, type GroupCostsView } from "./group-costs.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "FitBudgetPlugin";
@@ -37,6 +39,7 @@ const lastEstimates = new WeakMap<ReadonlyArray<Item>, number>();
 export class FitBudgetPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof fitBudgetPluginOptionsSchema>;
+  readonly #costs = new GroupCosts();
 
   constructor(options: FitBudgetPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, fitBudgetPluginOptionsSchema, options);
@@ -49,9 +52,10 @@ export class FitBudgetPlugin implements PipelinePlugin {
   #fit(items: Items, context: StageContext): Items | undefined {
     const budget = context.budget;
     if (budget === undefined || items.length === 0) return undefined;
-    const costs = new Array<number>(items.length);
-    let total = estimateFixedTokens(context);
-    for (let index = 0; index < items.length; index++) total += costs[index] = estimateItemTokens(items[index]!, context);
+    const turns = items === context.inputItems ? context.turns : computeTurnGroups(items);
+    const groups = turns.groups;
+    const costs = this.#costs.of(items, groups, context, estimateItemTokens);
+    const total = estimateFixedTokens(context) + costs.total;
     // On a retry, what the last attempt really rendered against what this plugin estimated for it
     // says how far the estimates run low (a provider's heavier formatting, repairs): aim that much lower.
     const estimatedBefore = budget.previousTokenCount === undefined ? undefined : lastEstimates.get(context.inputItems);
@@ -62,10 +66,10 @@ export class FitBudgetPlugin implements PipelinePlugin {
       return undefined;
     }
 
-    const turns = items === context.inputItems ? context.turns : computeTurnGroups(items);
-    const positionOf = positionsOf(items);
-    const groups = turns.groups;
-    const current = currentTurnOf(turns, (id) => items[positionOf.get(id)!])!;
+    const current = currentTurnOf(turns, (id) => {
+      const position = costs.positionOf(id);
+      return position === undefined ? undefined : items[position];
+    })!;
 
     // Tokens before each group boundary, counted from the start of the history: the step grid is
     // anchored there, so it does not shift as the history grows at the other end.
@@ -74,8 +78,12 @@ export class FitBudgetPlugin implements PipelinePlugin {
     const goal = Math.max(needed, Math.ceil(needed / step) * step);
     let dropped = 0;
     let cut = 0;
+    let droppedItems = 0;
+    let lastDroppedPosition = -1;
     while (cut < current.index && dropped < goal) {
-      for (const id of groups[cut]!.itemIds) dropped += costs[positionOf.get(id)!]!;
+      dropped += costs.cost[cut]!;
+      droppedItems += costs.count[cut]!;
+      lastDroppedPosition = Math.max(lastDroppedPosition, costs.lastPosition[cut]!);
       cut++;
     }
     // The step rounding may ask for more than there is; what matters is that the rest fits. The
@@ -89,14 +97,29 @@ export class FitBudgetPlugin implements PipelinePlugin {
     }
 
     lastEstimates.set(context.inputItems, total - dropped);
-    const droppedIds = new Set<string>();
-    for (let index = 0; index < cut; index++) for (const id of groups[index]!.itemIds) droppedIds.add(id);
     const reason = `over budget: the oldest turns were dropped to fit ${budget.available} tokens`;
     const kept: Item[] = [];
-    for (const item of items) {
-      if (droppedIds.has(item.id) && item.type !== "system") context.report.drop(item, reason);
+    const droppedIds: string[] = [];
+    // The dropped groups usually hold exactly the first items of the list: one slice, no lookups.
+    const leading = lastDroppedPosition === droppedItems - 1;
+    const isDropped = leading ? (position: number) => position < droppedItems : droppedPositions(groups, cut, costs, items.length);
+    const end = leading ? droppedItems : items.length;
+    for (let position = 0; position < end; position++) {
+      const item = items[position]!;
+      if (isDropped(position) && item.type !== "system") droppedIds.push(item.id);
       else kept.push(item);
     }
+    if (leading) for (let position = droppedItems; position < items.length; position++) kept.push(items[position]!);
+    const internals = maybeInternalsOf(context);
+    if (internals !== undefined) internals.recordAll(droppedIds, "dropped", reason);
+    else for (const id of droppedIds) context.report.drop(id, reason);
     return kept;
   }
+}
+
+/** Which positions the first `cut` groups hold, when they are not simply the first items. */
+function droppedPositions(groups: ReadonlyArray<TurnGroup>, cut: number, costs: GroupCostsView, length: number): (position: number) => boolean {
+  const dropped = new Array<boolean>(length).fill(false);
+  for (let index = 0; index < cut; index++) for (const id of groups[index]!.itemIds) dropped[costs.positionOf(id)!] = true;
+  return (position) => dropped[position]!;
 }

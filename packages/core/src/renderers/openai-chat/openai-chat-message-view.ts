@@ -63,6 +63,26 @@ function stillValid(cached: ReadonlyArray<unknown>, messages: ReadonlyArray<unkn
   return true;
 }
 
+/** The view of one message, for a rule that reads only a message or two of a long request. */
+function cachedViewOf(message: unknown, index: number): MessageView {
+  const frozen = typeof message === "object" && message !== null && Object.isFrozen(message);
+  let view = frozen ? frozenViews.get(message) : undefined;
+  if (view === undefined || view.index !== index) {
+    view = viewOf(message, index);
+    if (frozen) frozenViews.set(message, view);
+  }
+  return view;
+}
+
+/** The message at `index` (negative counts from the end), or undefined when there is none. */
+export function messageViewAt(request: unknown, index: number): MessageView | undefined {
+  if (!isRecord(request) || !Array.isArray(request.messages)) return undefined;
+  const messages = request.messages as unknown[];
+  const at = index < 0 ? messages.length + index : index;
+  if (at < checkedFrom(request) || at >= messages.length || at < 0) return undefined;
+  return cachedViewOf(messages[at], at);
+}
+
 /** The messages of a request, or undefined when `messages` is not an array. */
 export function messageViewsOf(request: unknown): MessageView[] | undefined {
   if (!isRecord(request) || !Array.isArray(request.messages)) return undefined;
@@ -71,17 +91,8 @@ export function messageViewsOf(request: unknown): MessageView[] | undefined {
   if (cached !== undefined && stillValid(cached.messages, messages)) return cached.views;
   const from = checkedFrom(request);
   const views: MessageView[] = [];
-  for (let index = from; index < messages.length; index++) {
-    const message = messages[index];
-    // A frozen message at the same index reads the same in any request: the next request reuses its view.
-    const frozen = typeof message === "object" && message !== null && Object.isFrozen(message);
-    let view = frozen ? frozenViews.get(message) : undefined;
-    if (view === undefined || view.index !== index) {
-      view = viewOf(message, index);
-      if (frozen) frozenViews.set(message, view);
-    }
-    views.push(view);
-  }
+  // A frozen message at the same index reads the same in any request: the next request reuses its view.
+  for (let index = from; index < messages.length; index++) views.push(cachedViewOf(messages[index], index));
   viewCache.set(request, { messages: [...messages], views });
   return views;
 }

@@ -1,8 +1,9 @@
 // OpenAI Chat Completions rules on the message list as a whole and on roles
 // (reference/providers.md §1: OAI-001, 002, 013, 017, 018, 019).
 import type { Rule } from "../../spec/rule.js";
-import { at, describeValue, isRecord, messageViewsOf } from "./openai-chat-message-view.js";
+import { at, describeValue, isRecord, messageViewAt, messageViewsOf } from "./openai-chat-message-view.js";
 import { rejectsSystemRole } from "./rejects-system-role.js";
+import { checkedFrom } from "../../validation/checked-from.js";
 
 const ROLES: ReadonlySet<string> = new Set(["developer", "system", "user", "assistant", "tool", "function"]);
 
@@ -47,7 +48,7 @@ export const endsOnUserOrTool: Rule<unknown> = {
   level: "strict",
   requires: "the last message is a user or tool message",
   check(request, report) {
-    const last = messageViewsOf(request)?.at(-1);
+    const last = messageViewAt(request, -1);
     if (last === undefined || last.role === "user" || last.role === "tool") return;
     report({ message: `the last message has role ${describeValue(last.fields.role)}; many servers expect a user or tool message last`, ...at(last, ".role") });
   },
@@ -58,8 +59,13 @@ export const hasUserMessage: Rule<unknown> = {
   level: "strict",
   requires: "at least one message is a user message",
   check(request, report) {
-    const messages = messageViewsOf(request);
-    if (messages === undefined || messages.length === 0 || messages.some((message) => message.role === "user")) return;
+    // Read message by message: the first user message is usually near the start of a long request.
+    if (messageViewAt(request, -1) === undefined) return;
+    for (let index = checkedFrom(request); ; index++) {
+      const message = messageViewAt(request, index);
+      if (message === undefined) break;
+      if (message.role === "user") return;
+    }
     report({ message: "no message has the user role", path: "messages" });
   },
 };
@@ -72,8 +78,9 @@ export const noLeadingSystemForO1Mini: Rule<unknown> = {
   appliesTo: (env) => rejectsSystemRole(env.model),
   check(request, report, env) {
     // Only the leading instructions: a system message in the middle of the conversation is accepted.
-    for (const message of messageViewsOf(request) ?? []) {
-      if (message.role !== "system" && message.role !== "developer") return;
+    for (let index = checkedFrom(request); ; index++) {
+      const message = messageViewAt(request, index);
+      if (message === undefined || (message.role !== "system" && message.role !== "developer")) return;
       if (message.role === "system") report({ message: `${env.model} does not support the system role; use developer`, ...at(message, ".role") });
     }
   },

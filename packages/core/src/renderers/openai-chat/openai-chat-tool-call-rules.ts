@@ -79,24 +79,34 @@ export const callsAnsweredOnce: Rule<unknown> = {
   },
 };
 
+const NO_IDS: ReadonlyMap<string, number> = new Map();
+
+/**
+ * OAI-020's check. `before` holds, for a request checked from a later message on, the id of every call
+ * in the messages before it with the index of the first message that used it.
+ */
+export function reportReusedCallIds(request: unknown, report: Parameters<Rule<unknown>["check"]>[1], before: ReadonlyMap<string, number> = NO_IDS): void {
+  const firstAt = new Map<string, number>();
+  for (const message of messageViewsOf(request) ?? []) {
+    if (message.role !== "assistant") continue;
+    // A repeat inside one message is OAI-005's.
+    const here = new Set<string>();
+    for (const call of message.calls) {
+      if (call.id === undefined || here.has(call.id)) continue;
+      here.add(call.id);
+      const first = before.get(call.id) ?? firstAt.get(call.id);
+      if (first === undefined) firstAt.set(call.id, message.index);
+      else report({ message: `tool call id '${call.id}' was already used in messages[${first}]`, ...at(message, `.tool_calls[${call.position}].id`) });
+    }
+  }
+}
+
 export const callIdsNotReused: Rule<unknown> = {
   id: "OAI-020",
   level: "strict",
   requires: "a tool call id is not reused by a later assistant message",
   check(request, report) {
-    const firstAt = new Map<string, number>();
-    for (const message of messageViewsOf(request) ?? []) {
-      if (message.role !== "assistant") continue;
-      // A repeat inside one message is OAI-005's.
-      const here = new Set<string>();
-      for (const call of message.calls) {
-        if (call.id === undefined || here.has(call.id)) continue;
-        here.add(call.id);
-        const first = firstAt.get(call.id);
-        if (first === undefined) firstAt.set(call.id, message.index);
-        else report({ message: `tool call id '${call.id}' was already used in messages[${first}]`, ...at(message, `.tool_calls[${call.position}].id`) });
-      }
-    }
+    reportReusedCallIds(request, report);
   },
 };
 

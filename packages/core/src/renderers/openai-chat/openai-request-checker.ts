@@ -7,11 +7,16 @@
 import type { Rule, RuleEnv, RuleViolation } from "../../spec/rule.js";
 import { checkRules } from "../../validation/check-rules.js";
 import { requestCheckedFrom } from "../../validation/checked-from.js";
-import { isRecord } from "./openai-chat-message-view.js";
+import { isRecord, messageViewAt } from "./openai-chat-message-view.js";
 import { openAIChatRules } from "./openai-chat-rules.js";
+import { callIdsNotReused, reportReusedCallIds } from "./openai-chat-tool-call-rules.js";
 
-/** Rules whose findings depend on the request as a whole, not on one run of messages. */
-const WHOLE_REQUEST = new Set(["OAI-001", "OAI-017", "OAI-018", "OAI-019", "OAI-020"]);
+/**
+ * Rules whose findings depend on the request as a whole, not on one run of messages. Each reads only
+ * the first or last few messages. OAI-020 (a call id used again later) is read from the resume point
+ * on, knowing the ids of the calls before it.
+ */
+const WHOLE_REQUEST = new Set(["OAI-001", "OAI-017", "OAI-018", "OAI-019"]);
 const LOCAL: ReadonlySet<Rule<unknown>> = new Set(openAIChatRules.filter((rule) => !WHOLE_REQUEST.has(rule.id)));
 
 const isTool = (message: unknown) => isRecord(message) && message.role === "tool";
@@ -25,6 +30,7 @@ interface Previous {
 
 export class OpenAIRequestChecker {
   #previous: Previous | undefined;
+  readonly #callIds = new CallIdIndex();
 
   check(rules: ReadonlyArray<Rule<unknown>>, request: unknown, env: RuleEnv = {}): RuleViolation[] {
     const previous = this.#previous;
@@ -33,6 +39,7 @@ export class OpenAIRequestChecker {
     const messages = request.messages as ReadonlyArray<unknown>;
     const from = previous !== undefined && previous.rules === rules && previous.model === env.model ? resumeAt(previous.messages, messages) : 0;
     const windowed = from > 0 ? requestCheckedFrom(request, from) : request;
+    const callIdsBefore = this.#callIds.before(request, from);
 
     const violations: RuleViolation[] = [];
     const found = new Map<Rule<unknown>, RuleViolation[]>();
@@ -41,7 +48,8 @@ export class OpenAIRequestChecker {
         violations.push(...checkRules([rule], request, env));
         continue;
       }
-      const fresh = checkRules([rule], windowed, env);
+      const windowRule = rule === callIdsNotReused && from > 0 ? { ...rule, check: (subject: unknown, report: Parameters<Rule<unknown>["check"]>[1]) => reportReusedCallIds(subject, report, callIdsBefore) } : rule;
+      const fresh = checkRules([windowRule], windowed, env);
       const kept = from === 0 ? [] : (previous!.found.get(rule) ?? []).filter((violation) => violation.messageIndex !== undefined && violation.messageIndex < from);
       const merged = kept.length === 0 ? fresh : inRequestOrder(kept, fresh);
       found.set(rule, merged);
@@ -49,6 +57,30 @@ export class OpenAIRequestChecker {
     }
     this.#previous = { messages: messages.slice(), rules, model: env.model, found };
     return violations;
+  }
+}
+
+/**
+ * The call ids of a request's first messages, each with the index of the first message that used it,
+ * kept from check to check: the messages before the resume point are the last request's.
+ */
+class CallIdIndex {
+  readonly #firstAt = new Map<string, number>();
+  /** Messages indexed: messages[0..upTo). */
+  #upTo = 0;
+
+  before(request: unknown, from: number): ReadonlyMap<string, number> {
+    if (from < this.#upTo) {
+      for (const [id, index] of this.#firstAt) if (index >= from) this.#firstAt.delete(id);
+      this.#upTo = from;
+    }
+    for (let index = this.#upTo; index < from; index++) {
+      const message = messageViewAt(request, index);
+      if (message?.role !== "assistant") continue;
+      for (const call of message.calls) if (call.id !== undefined && !this.#firstAt.has(call.id)) this.#firstAt.set(call.id, index);
+    }
+    this.#upTo = from;
+    return this.#firstAt;
   }
 }
 
