@@ -7,6 +7,7 @@
 // 3. calls and results are paired, regrouped, ordered, deduplicated, synthesized (pair-results.ts);
 // 4. call ids are made unique and portable, with their results (rewrite-call-ids.ts);
 // 5. the conversation starts and ends with a user turn (conversation-edges.ts).
+// Passes 1–4 keep the repairs of older turns from build to build (repair-memo.ts).
 import { z } from "zod";
 import type { Item } from "../model/item.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
@@ -18,6 +19,7 @@ import { repairEdges } from "./repair/conversation-edges.js";
 import { dropCopiedMessages } from "./repair/drop-copied-messages.js";
 import { mergeParallelCalls } from "./repair/merge-parallel-calls.js";
 import { pairResults } from "./repair/pair-results.js";
+import { type PartScope, RepairMemo } from "./repair/repair-memo.js";
 import { rewriteCallIds } from "./repair/rewrite-call-ids.js";
 import { type Sanitized, sanitizeItem } from "./repair/sanitize-item.js";
 
@@ -51,6 +53,8 @@ export class RepairOrphansPlugin implements PipelinePlugin {
   readonly #options: z.output<typeof repairOrphansPluginOptionsSchema>;
   // Items are immutable, so what sanitizing one gives is computed once per item object.
   readonly #sanitized = new WeakMap<Item, Sanitized>();
+  // Keeps the repairs of the turns before the newest one for the next build.
+  readonly #memo = new RepairMemo();
 
   constructor(options: RepairOrphansPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, repairOrphansPluginOptionsSchema, options);
@@ -58,33 +62,48 @@ export class RepairOrphansPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     pipeline.hooks.repairOrphans.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
-      let current: Items = items;
-      let changed = false;
-      for (const pass of [
-        (list: Items) => this.#sanitize(list, context),
-        (list: Items) => dropCopiedMessages(list, context),
-        (list: Items) => mergeParallelCalls(list, context),
-        (list: Items) => pairResults(list, context, this.#options),
-        (list: Items) => rewriteCallIds(list, context),
-        (list: Items) => repairEdges(list, context, this.#options),
-      ]) {
-        const next = pass(current);
-        if (next === undefined) continue;
-        current = next;
-        changed = true;
+      let repaired: Items;
+      if (context.violations.length > 0) {
+        // A second pass, sent back by validation: repaired in full, and nothing of it is kept.
+        this.#memo.forget();
+        repaired = this.#repairPart(items, context, undefined);
+      } else {
+        repaired = this.#memo.repair(items, context, (part, partContext, scope) => this.#repairPart(part, partContext, scope), (item) => !("drop" in this.#sanitizedOf(item)));
       }
-      return changed ? current : undefined;
+      const edged = repairEdges(repaired, context, this.#options);
+      if (edged !== undefined) return edged;
+      return repaired === items ? undefined : repaired;
     });
+  }
+
+  /** Passes 1–4 over a list, or over one part of it (see repair-memo.ts); the same array when nothing changed. */
+  #repairPart(items: Items, context: StageContext, scope: PartScope | undefined): Items {
+    let current: Items = items;
+    for (const pass of [
+      (list: Items) => this.#sanitize(list, context),
+      (list: Items) => dropCopiedMessages(list, context),
+      (list: Items) => mergeParallelCalls(list, context),
+      (list: Items) => pairResults(list, context, this.#options, scope?.pair),
+      (list: Items) => rewriteCallIds(list, context, scope?.reserved),
+    ]) {
+      current = pass(current) ?? current;
+    }
+    return current;
+  }
+
+  #sanitizedOf(item: Item): Sanitized {
+    let outcome = this.#sanitized.get(item);
+    if (outcome === undefined) {
+      outcome = sanitizeItem(item, this.#options);
+      this.#sanitized.set(item, outcome);
+    }
+    return outcome;
   }
 
   #sanitize(items: Items, context: StageContext): Item[] | undefined {
     let output: Item[] | undefined;
     items.forEach((item, index) => {
-      let outcome = this.#sanitized.get(item);
-      if (outcome === undefined) {
-        outcome = sanitizeItem(item, this.#options);
-        this.#sanitized.set(item, outcome);
-      }
+      const outcome = this.#sanitizedOf(item);
       if ("drop" in outcome) {
         output ??= items.slice(0, index);
         context.report.drop(item, outcome.drop);

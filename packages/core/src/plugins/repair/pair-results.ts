@@ -73,7 +73,18 @@ function alreadyPaired(items: ReadonlyArray<Item>): boolean {
   return next === expected.length;
 }
 
-export function pairResults(items: ReadonlyArray<Item>, context: StageContext, options: PairOptions): Item[] | undefined {
+/**
+ * For a list that is one part of a longer one (see repair-memo.ts): what the explanations must be
+ * looked up in, which is the whole list rather than the part.
+ */
+export interface PairScope {
+  /** Which summary stands in for each covered id, in the whole list. */
+  coverage(): Map<string, string>;
+  /** The last stored result for `callId` that the list does not hold (an earlier stage left it out). */
+  storedResult(callId: string, isPresent: (id: string) => boolean): ToolResult | undefined;
+}
+
+export function pairResults(items: ReadonlyArray<Item>, context: StageContext, options: PairOptions, scope?: PairScope): Item[] | undefined {
   if (alreadyPaired(items)) return undefined;
 
   const sequence: Array<Item | CallBlock> = [];
@@ -87,7 +98,7 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
   let coverage: Map<string, string> | undefined;
   const summarizedBy = (id: string | undefined) => {
     if (id === undefined) return undefined;
-    coverage ??= summaryCoverage(items, context.inputItems);
+    coverage ??= scope === undefined ? summaryCoverage(items, context.inputItems) : scope.coverage();
     return coverage.get(id);
   };
   const orphans: ToolResult[] = [];
@@ -166,7 +177,16 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
     return `no assistant message in the context made call "${result.callId}"`;
   };
 
+  let present: Set<string> | undefined;
   let storedResults: Map<string, ToolResult> | undefined;
+  const storedResultFor = (callId: string): ToolResult | undefined => {
+    present ??= new Set(items.map((item) => item.id));
+    if (scope !== undefined) return scope.storedResult(callId, (id) => present!.has(id));
+    storedResults ??= new Map(
+      context.inputItems.filter((input): input is ToolResult => input.type === "tool-result" && !present!.has(input.id)).map((input) => [input.callId, input]),
+    );
+    return storedResults.get(callId);
+  };
   const output: Item[] = [];
   for (const entry of sequence) {
     if (!("assistant" in entry)) {
@@ -208,13 +228,7 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
       let result = slots[position];
       if (result === undefined) {
         // A stored result an earlier stage removed (filtered, summarized) rather than one never stored.
-        if (storedResults === undefined) {
-          const present = new Set(items.map((present) => present.id));
-          storedResults = new Map(
-            context.inputItems.filter((input): input is ToolResult => input.type === "tool-result" && !present.has(input.id)).map((input) => [input.callId, input]),
-          );
-        }
-        const stored = storedResults.get(call.id);
+        const stored = storedResultFor(call.id);
         const summary = summarizedBy(stored?.id);
         const omitted = stored !== undefined;
         result = {

@@ -16,17 +16,21 @@ function hash(text: string): string {
   return (value >>> 0).toString(36).padStart(7, "0");
 }
 
-function freshId(original: string, used: Set<string>): string {
+function freshId(original: string, taken: (id: string) => boolean): string {
   const safe = original.replace(/[^a-zA-Z0-9_-]/g, "_") || "call";
-  if (safe.length <= MAX_CALL_ID_LENGTH && !used.has(safe)) return safe;
+  if (safe.length <= MAX_CALL_ID_LENGTH && !taken(safe)) return safe;
   const stem = safe.slice(0, MAX_CALL_ID_LENGTH - 8);
   for (let attempt = 0; ; attempt++) {
     const candidate = `${stem}_${hash(`${original}#${attempt}`)}`;
-    if (!used.has(candidate)) return candidate;
+    if (!taken(candidate)) return candidate;
   }
 }
 
-export function rewriteCallIds(items: ReadonlyArray<Item>, context: StageContext): Item[] | undefined {
+/**
+ * `reserved`: for a list that is the later part of a longer one (see repair-memo.ts), the call ids of
+ * the part before it, which its calls must not reuse and its rewritten ids must not take.
+ */
+export function rewriteCallIds(items: ReadonlyArray<Item>, context: StageContext, reserved: ReadonlySet<string> = new Set()): Item[] | undefined {
   const used = new Set<string>();
   let needed = false;
   for (const item of items) {
@@ -40,11 +44,12 @@ export function rewriteCallIds(items: ReadonlyArray<Item>, context: StageContext
 
   // Ids that stay as they are, claimed first so a rewritten id never takes one of them.
   const claimed = new Set<string>();
+  const taken = (id: string) => claimed.has(id) || reserved.has(id);
   const keeps = new Set<ItemOf<"assistant">["toolCalls"][number]>();
   for (const item of items) {
     if (item.type !== "assistant") continue;
     for (const call of item.toolCalls) {
-      if (CALL_ID_PATTERN.test(call.id) && !claimed.has(call.id)) {
+      if (CALL_ID_PATTERN.test(call.id) && !taken(call.id)) {
         claimed.add(call.id);
         keeps.add(call);
       }
@@ -65,7 +70,7 @@ export function rewriteCallIds(items: ReadonlyArray<Item>, context: StageContext
           calls.push({ from: call.id, to: call.id });
           return call;
         }
-        const id = freshId(call.id, claimed);
+        const id = freshId(call.id, taken);
         claimed.add(id);
         calls.push({ from: call.id, to: id });
         return { ...call, id };

@@ -32,7 +32,8 @@ export interface MessageView {
 // About twenty rules read the same request in one check, and an agent loop checks requests that
 // share most of their (frozen) messages with the previous one: views are kept per request and
 // reused only when every message is the same frozen object as when they were made.
-const viewCache = new WeakMap<object, { readonly messages: ReadonlyArray<unknown>; readonly views: MessageView[] }>();
+// A windowed request (requestCheckedFrom) keeps only its window's messages: the rest are not read.
+const viewCache = new WeakMap<object, { readonly from: number; readonly messages: ReadonlyArray<unknown>; readonly views: MessageView[] }>();
 const frozenViews = new WeakMap<object, MessageView>();
 
 function viewOf(message: unknown, index: number): MessageView {
@@ -54,10 +55,11 @@ function viewOf(message: unknown, index: number): MessageView {
   };
 }
 
-function stillValid(cached: ReadonlyArray<unknown>, messages: ReadonlyArray<unknown>): boolean {
-  if (cached.length !== messages.length) return false;
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index];
+/** Whether messages[from..] are still the frozen objects `cached` holds. */
+function stillValid(cached: ReadonlyArray<unknown>, messages: ReadonlyArray<unknown>, from: number): boolean {
+  if (cached.length !== messages.length - from) return false;
+  for (let index = 0; index < cached.length; index++) {
+    const message = messages[from + index];
     if (message !== cached[index] || (typeof message === "object" && message !== null && !Object.isFrozen(message))) return false;
   }
   return true;
@@ -87,13 +89,13 @@ export function messageViewAt(request: unknown, index: number): MessageView | un
 export function messageViewsOf(request: unknown): MessageView[] | undefined {
   if (!isRecord(request) || !Array.isArray(request.messages)) return undefined;
   const messages = request.messages as unknown[];
-  const cached = viewCache.get(request);
-  if (cached !== undefined && stillValid(cached.messages, messages)) return cached.views;
   const from = checkedFrom(request);
+  const cached = viewCache.get(request);
+  if (cached !== undefined && cached.from === from && stillValid(cached.messages, messages, from)) return cached.views;
   const views: MessageView[] = [];
   // A frozen message at the same index reads the same in any request: the next request reuses its view.
   for (let index = from; index < messages.length; index++) views.push(cachedViewOf(messages[index], index));
-  viewCache.set(request, { messages: [...messages], views });
+  viewCache.set(request, { from, messages: messages.slice(from), views });
   return views;
 }
 
