@@ -13,7 +13,8 @@ import type { OpenAIChatMessage, OpenAIChatRequest, OpenAIChatTool } from "./ope
 
 const TOKENS_PER_MESSAGE = 3;
 const TOKENS_PER_NAME = 1;
-const REPLY_PRIMING = 3;
+/** Tokens OpenAI adds to every request to prime the reply. */
+export const REPLY_PRIMING = 3;
 const TOKENS_PER_TOOL_CALL = 3;
 const LOW_DETAIL_IMAGE = 85;
 const HIGH_DETAIL_IMAGE = 765;

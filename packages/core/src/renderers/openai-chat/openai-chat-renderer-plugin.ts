@@ -7,11 +7,12 @@ import { parsePluginOptions } from "../../plugins/parse-plugin-options.js";
 import type { Item } from "../../model/item.js";
 import { itemText } from "../../model/item-text.js";
 import type { Tokenizer } from "../../spec/tokenizer.js";
-import { countOpenAIChatMessageTokens, countOpenAIChatTokens } from "./count-openai-chat-tokens.js";
+import { countOpenAIChatMessageTokens, countOpenAIChatToolTokens, REPLY_PRIMING } from "./count-openai-chat-tokens.js";
 import type { OpenAIChatMessage, OpenAIChatRequest } from "./openai-chat-request.js";
 import { openAIChatRules } from "./openai-chat-rules.js";
 import { OpenAIRequestChecker } from "./openai-request-checker.js";
 import { rejectsSystemRole } from "./rejects-system-role.js";
+import { RenderedMessages } from "./rendered-messages.js";
 import { renderOpenAIChatMessage } from "./render-openai-chat-message.js";
 import { deepFreeze } from "../../model/deep-freeze.js";
 
@@ -45,31 +46,30 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
+    // The last list's messages, reused while the next list starts with the same items.
+    const rendered = new RenderedMessages();
     pipeline.hooks.render.for("openai").tap(tap, (items, context) => {
       const systemRole = this.#options.systemRole ?? (rejectsSystemRole(context.model) ? "developer" : "system");
       const cache = this.#tokenCache(context.tokenizer, systemRole);
-      const messages: OpenAIChatMessage[] = [];
-      const messageTokens: number[] = [];
-      const messageIndexById = new Map<string, number>();
-      for (const item of items) {
-        const message = this.#message(item, systemRole);
-        if (message === undefined) {
-          context.report.drop(item, item.type === "thinking" ? "thinking items are not sent to OpenAI Chat Completions" : `the ${item.type} message is empty: nothing to send`);
-          continue;
-        }
-        messageIndexById.set(item.id, messages.length);
-        messages.push(message);
-        let tokens = cache.get(item);
-        if (tokens === undefined) {
-          // A message that carries its item's text unchanged (most user messages and tool results)
-          // reuses the item's count, which compress plugins already paid for on a cold build.
-          const content = message.content;
-          const known = typeof content === "string" && content.length >= REUSE_ITEM_COUNT_FROM && content === itemText(item) ? context.countTokens(item) : undefined;
-          tokens = countOpenAIChatMessageTokens(message, context.tokenizer, known);
-          cache.set(item, tokens);
-        }
-        messageTokens.push(tokens);
-      }
+      const list = rendered.render(items, {
+        key: [context.tokenizer, systemRole],
+        message: (item) => {
+          const message = this.#message(item, systemRole);
+          if (message === undefined) return { reason: item.type === "thinking" ? "thinking items are not sent to OpenAI Chat Completions" : `the ${item.type} message is empty: nothing to send` };
+          let tokens = cache.get(item);
+          if (tokens === undefined) {
+            // A message that carries its item's text unchanged (most user messages and tool results)
+            // reuses the item's count, which compress plugins already paid for on a cold build.
+            const content = message.content;
+            const known = typeof content === "string" && content.length >= REUSE_ITEM_COUNT_FROM && content === itemText(item) ? context.countTokens(item) : undefined;
+            tokens = countOpenAIChatMessageTokens(message, context.tokenizer, known);
+            cache.set(item, tokens);
+          }
+          return { message, tokens };
+        },
+      });
+      for (const { item, reason } of list.dropped) context.report.drop(item, reason);
+      const messages = list.messages;
       const request: OpenAIChatRequest = context.model === undefined ? { messages } : { model: context.model, messages };
       if (context.tools.length > 0) {
         request.tools = context.tools.map((tool) => ({
@@ -79,9 +79,9 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
       }
       return {
         request,
-        tokenCount: countOpenAIChatTokens(request, context.tokenizer, messageTokens),
+        tokenCount: REPLY_PRIMING + list.tokens + (request.tools === undefined ? 0 : countOpenAIChatToolTokens(request.tools, context.tokenizer)),
         messageCount: messages.length,
-        messageIndexById,
+        messageIndexById: list.messageIndexById,
         // The system prompt is messages[0] here; OpenAI caches tools, then messages.
         prefix: { tools: request.tools, messages },
       };
