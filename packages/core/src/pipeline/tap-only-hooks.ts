@@ -77,8 +77,8 @@ function checkRecordedRemovals(internal: Internals, plugin: string, hook: StageL
 const MAX_INSERTED = 16;
 
 interface InOrder {
-  /** Which positions of `before` were kept. */
-  readonly kept: boolean[];
+  /** Positions of `before` left out, as [start, end) runs in order: a window drops one long run. */
+  readonly leftOut: ReadonlyArray<readonly [number, number]>;
   /** Positions in the returned list of items that are not in `before` (no id of `before` either). */
   readonly inserted: number[];
 }
@@ -89,19 +89,19 @@ interface InOrder {
  * and one walk over both lists says which were kept. Undefined when the list is anything else.
  */
 function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | undefined {
-  const kept = new Array<boolean>(before.length).fill(false);
+  const leftOut: Array<[number, number]> = [];
   const inserted: number[] = [];
   let from = 0;
   for (let position = 0; position < returned.length; position++) {
     const candidate = returned[position];
     if (from < before.length && before[from] === candidate) {
-      kept[from++] = true;
+      from++;
       continue;
     }
     let ahead = from;
     while (ahead < before.length && before[ahead] !== candidate) ahead++;
     if (ahead < before.length) {
-      kept[ahead] = true;
+      leftOut.push([from, ahead]);
       from = ahead + 1;
       continue;
     }
@@ -111,7 +111,8 @@ function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | und
     for (const item of before) if (item === candidate || item.id === id) return undefined;
     inserted.push(position);
   }
-  return { kept, inserted };
+  if (from < before.length) leftOut.push([from, before.length]);
+  return { leftOut, inserted };
 }
 
 /**
@@ -119,23 +120,30 @@ function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | und
  * item it left out, in list order, and every other decision is about an item it added. Records the
  * items it left out without a reason. False when the tap recorded anything else (the full check decides).
  */
-function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, kept: ReadonlyArray<boolean>, addedIds: ReadonlySet<string>): boolean {
-  const runs = internal.log.runsFrom(internal.tapStart);
-  let position = 0;
-  for (const run of runs) {
-    const removal = REMOVALS.has(run.event.decision);
-    for (const id of run.ids) {
+function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, leftOut: InOrder["leftOut"], addedIds: ReadonlySet<string>): boolean {
+  // The left-out positions, one after the other.
+  let run = 0;
+  let position = leftOut.length === 0 ? before.length : leftOut[0]![0];
+  const next = () => {
+    position++;
+    if (position >= leftOut[run]![1]) {
+      run++;
+      position = run < leftOut.length ? leftOut[run]![0] : before.length;
+    }
+  };
+  for (const recorded of internal.log.runsFrom(internal.tapStart)) {
+    const removal = REMOVALS.has(recorded.event.decision);
+    for (const id of recorded.ids) {
       if (!removal) {
         if (!addedIds.has(id)) return false;
         continue;
       }
-      while (position < before.length && kept[position]) position++;
       if (position === before.length || before[position]!.id !== id) return false;
-      position++;
+      next();
     }
   }
   const unexplained: string[] = [];
-  for (; position < before.length; position++) if (!kept[position]) unexplained.push(before[position]!.id);
+  for (; position < before.length; next()) unexplained.push(before[position]!.id);
   if (unexplained.length > 0) internal.recordAll(unexplained, "dropped", `removed by ${plugin} without a recorded reason`);
   return true;
 }
@@ -154,7 +162,7 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     addedIds.add(parsed.id);
     accepted[position] = parsed;
   }
-  if (acceptRecordedInOrder(internal, plugin, before, order.kept, addedIds)) {
+  if (acceptRecordedInOrder(internal, plugin, before, order.leftOut, addedIds)) {
     for (const position of order.inserted) {
       const id = accepted[position]!.id;
       if (!internal.touched().has(id)) internal.record(id, "synthesized", `added by ${plugin} without a recorded reason`);

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item } from "../model/item.js";
-import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
+import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
@@ -42,13 +42,37 @@ export class FilterPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     pipeline.hooks.filter.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
-      const kept: Item[] = [];
-      for (const item of items) {
-        const reason = this.#reasonToDrop(item);
-        if (reason === undefined) kept.push(item);
-        else context.report.drop(item, reason);
-      }
+      const { kept, dropped } = this.#filter(items);
+      for (const { item, reason } of dropped) context.report.drop(item, reason);
       return kept.length === items.length ? undefined : kept;
     });
   }
+
+  /** The last list filtered: a list that starts with the same items reuses what was decided for them. */
+  #last: { items: Items; kept: Item[]; keptBefore: number[]; dropped: Dropped[] } = { items: [], kept: [], keptBefore: [0], dropped: [] };
+
+  #filter(items: Items): { kept: Item[]; dropped: Dropped[] } {
+    const last = this.#last;
+    let shared = 0;
+    const limit = Math.min(items.length, last.items.length);
+    while (shared < limit && items[shared] === last.items[shared]) shared++;
+    const kept = last.kept.slice(0, last.keptBefore[shared]);
+    const keptBefore = last.keptBefore.slice(0, shared + 1);
+    const dropped = last.dropped.filter((entry) => entry.position < shared);
+    for (let position = shared; position < items.length; position++) {
+      const item = items[position]!;
+      const reason = this.#reasonToDrop(item);
+      if (reason === undefined) kept.push(item);
+      else dropped.push({ item, reason, position });
+      keptBefore.push(kept.length);
+    }
+    this.#last = { items: items.slice(), kept: kept.slice(), keptBefore, dropped };
+    return { kept, dropped };
+  }
+}
+
+interface Dropped {
+  readonly item: Item;
+  readonly reason: string;
+  readonly position: number;
 }

@@ -23,6 +23,8 @@ const isTool = (message: unknown) => isRecord(message) && message.role === "tool
 
 interface Previous {
   readonly messages: ReadonlyArray<unknown>;
+  /** How many of the first messages were frozen: frozen stays frozen, so they need no look again. */
+  readonly frozen: number;
   readonly rules: ReadonlyArray<Rule<unknown>>;
   readonly model: string | undefined;
   readonly found: ReadonlyMap<Rule<unknown>, ReadonlyArray<RuleViolation>>;
@@ -37,7 +39,7 @@ export class OpenAIRequestChecker {
     this.#previous = undefined;
     if (!isRecord(request) || !Array.isArray(request.messages)) return checkRules(rules, request, env);
     const messages = request.messages as ReadonlyArray<unknown>;
-    const from = previous !== undefined && previous.rules === rules && previous.model === env.model ? resumeAt(previous.messages, messages) : 0;
+    const from = previous !== undefined && previous.rules === rules && previous.model === env.model ? resumeAt(previous, messages) : 0;
     const windowed = from > 0 ? requestCheckedFrom(request, from) : request;
     const callIdsBefore = this.#callIds.before(request, from);
 
@@ -55,7 +57,7 @@ export class OpenAIRequestChecker {
       found.set(rule, merged);
       violations.push(...merged);
     }
-    this.#previous = { messages: messages.slice(), rules, model: env.model, found };
+    this.#previous = { messages: messages.slice(), frozen: frozenPrefix(messages, previous, from), rules, model: env.model, found };
     return violations;
   }
 }
@@ -88,16 +90,25 @@ class CallIdIndex {
  * The first message the rules must read again: the last non-tool message at or before the first
  * difference, so that no run of tool messages crosses it, in this request or the last one.
  */
-function resumeAt(before: ReadonlyArray<unknown>, messages: ReadonlyArray<unknown>): number {
+function resumeAt(previous: Previous, messages: ReadonlyArray<unknown>): number {
+  const before = previous.messages;
   let shared = 0;
   const limit = Math.min(before.length, messages.length);
   // Only frozen messages are known not to have changed since they were checked.
-  while (shared < limit && messages[shared] === before[shared] && Object.isFrozen(messages[shared])) shared++;
+  while (shared < limit && messages[shared] === before[shared] && (shared < previous.frozen || Object.isFrozen(messages[shared]))) shared++;
   for (let from = Math.min(shared, messages.length - 1); from > 0; from--) {
     if (isTool(messages[from])) continue;
     if (from < shared || from >= before.length || !isTool(before[from])) return from;
   }
   return 0;
+}
+
+/** How many of the first messages are frozen, looking only at those after the ones known from the last check. */
+function frozenPrefix(messages: ReadonlyArray<unknown>, previous: Previous | undefined, from: number): number {
+  // Up to the resume point, the messages are the last request's.
+  let frozen = previous === undefined ? 0 : Math.min(previous.frozen, from);
+  while (frozen < messages.length && Object.isFrozen(messages[frozen])) frozen++;
+  return frozen;
 }
 
 /** Kept findings about earlier messages go after what the rule found in fields before `messages`. */
