@@ -30,6 +30,14 @@ export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>
   return true;
 }
 
+/** How many first items the two lists share (the same objects). */
+export function sharedPrefixLength<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>): number {
+  const limit = Math.min(next.length, previous.length);
+  let shared = 0;
+  while (shared < limit && next[shared] === previous[shared]) shared++;
+  return shared;
+}
+
 export class InputPreparer {
   #previous: Previous | undefined;
 

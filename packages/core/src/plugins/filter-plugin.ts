@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item } from "../model/item.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
+import { sharedPrefixLength } from "../pipeline/input-preparer.js";
 import { STAGE } from "../pipeline/stage.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
@@ -53,9 +54,7 @@ export class FilterPlugin implements PipelinePlugin {
 
   #filter(items: Items): { kept: Item[]; dropped: Dropped[] } {
     const last = this.#last;
-    let shared = 0;
-    const limit = Math.min(items.length, last.items.length);
-    while (shared < limit && items[shared] === last.items[shared]) shared++;
+    const shared = sharedPrefixLength(items, last.items);
     const kept = last.kept.slice(0, last.keptBefore[shared]);
     const keptBefore = last.keptBefore.slice(0, shared + 1);
     const dropped = last.dropped.filter((entry) => entry.position < shared);

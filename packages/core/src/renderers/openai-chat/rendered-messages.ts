@@ -2,6 +2,7 @@
 // items (an agent loop's next turn), reuses them with their token counts: a render then costs one
 // comparison per item and the work for the new ones.
 import type { Item } from "../../model/item.js";
+import { sharedPrefixLength } from "../../pipeline/input-preparer.js";
 import type { Items } from "../../pipeline/pipeline-hooks.js";
 import type { OpenAIChatMessage } from "./openai-chat-request.js";
 
@@ -33,11 +34,7 @@ export class RenderedMessages {
 
   render(items: Items, source: MessageSource): RenderedList {
     const sameKey = source.key.length === this.#key.length && source.key.every((part, index) => part === this.#key[index]);
-    let shared = 0;
-    if (sameKey) {
-      const limit = Math.min(items.length, this.#items.length);
-      while (shared < limit && items[shared] === this.#items[shared]) shared++;
-    }
+    const shared = sameKey ? sharedPrefixLength(items, this.#items) : 0;
     const messages = this.#messages.slice(0, this.#messagesBefore[shared]);
     const messagesBefore = this.#messagesBefore.slice(0, shared + 1);
     const tokensBefore = this.#tokensBefore.slice(0, shared + 1);
