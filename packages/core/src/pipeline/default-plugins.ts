@@ -23,6 +23,20 @@ export type DefaultPluginName = keyof typeof FACTORIES;
 export const DEFAULT_PLUGIN_NAMES = Object.keys(FACTORIES) as DefaultPluginName[];
 export type DefaultPluginSettings = Partial<Record<DefaultPluginName, boolean>>;
 
+/**
+ * The key that switches off the default plugin a user named some other way: by its plugin name or
+ * class name ("OpenAIChatRendererPlugin" → "openaiRenderer"), or by its key in another case.
+ * Undefined when the name fits no default plugin.
+ */
+export function defaultPluginKeyFor(name: string): DefaultPluginName | undefined {
+  const lower = name.toLowerCase();
+  return DEFAULT_PLUGIN_NAMES.find((key) => {
+    if (key.toLowerCase() === lower) return true;
+    const plugin = FACTORIES[key]();
+    return plugin.name === name || plugin.constructor.name === name;
+  });
+}
+
 export function defaultPlugins(settings: boolean | DefaultPluginSettings): PipelinePlugin[] {
   if (settings === false) return [];
   const chosen = settings === true ? {} : settings;

@@ -345,6 +345,34 @@ describe("error attribution", () => {
     expect(() => new Pipeline(options as never)).toThrow(expect.objectContaining({ name: "PluginOptionsError", plugin: "createPipeline()", message: expect.stringContaining(field) }));
   });
 
+  test.for([
+    {
+      defaults: { OpenAIChatRendererPlugin: false },
+      message:
+        "Invalid options for createPipeline():\n✖ unknown key \"OpenAIChatRendererPlugin\": did you mean openaiRenderer? The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.OpenAIChatRendererPlugin",
+    },
+    {
+      defaults: { FitBudgetPlugin: false, EstimatingTokenizerPlugin: true },
+      message:
+        "Invalid options for createPipeline():\n✖ unknown key \"FitBudgetPlugin\": did you mean fitBudget? The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.FitBudgetPlugin\n✖ unknown key \"EstimatingTokenizerPlugin\": did you mean tokenizer? The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.EstimatingTokenizerPlugin",
+    },
+    {
+      defaults: { OpenAIRenderer: false },
+      message:
+        "Invalid options for createPipeline():\n✖ unknown key \"OpenAIRenderer\": did you mean openaiRenderer? The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.OpenAIRenderer",
+    },
+    {
+      defaults: { filter: false, filtre: false },
+      message:
+        "Invalid options for createPipeline():\n✖ unknown key \"filtre\". The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.filtre",
+    },
+  ])("an unknown key in defaults $defaults lists the keys, and names the key a plugin name stands for", ({ defaults, message }) => {
+    expect(() => createPipeline({ defaults: defaults as never })).toThrow(PluginOptionsError);
+    expect(() => createPipeline({ defaults: defaults as never })).toThrow(
+      expect.objectContaining({ name: "PluginOptionsError", code: "OPTIONS_INVALID", plugin: "createPipeline()", message }),
+    );
+  });
+
   test("use() refuses a second plugin with a default plugin's name and says how to replace it", () => {
     expect(() => createPipeline().use(plugin("FilterPlugin", () => {}))).toThrow(
       expect.objectContaining({ name: "PluginOptionsError", plugin: "FilterPlugin", message: expect.stringContaining("createPipeline({ plugins })") }),

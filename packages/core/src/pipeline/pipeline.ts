@@ -21,7 +21,7 @@ import { type BuildContextInit, type BuildContextInternals, createBuildContext, 
 import type { BuildOptions, SystemPartInput, ValidationMode } from "./build-options.js";
 import type { BuildMetadata, BuildResult } from "./build-result.js";
 import { createPipelineHooks, type RenderBailHook, type RunnableHooks } from "./create-pipeline-hooks.js";
-import { DEFAULT_PLUGIN_NAMES, type DefaultPluginSettings, defaultPlugins } from "./default-plugins.js";
+import { DEFAULT_PLUGIN_NAMES, type DefaultPluginSettings, defaultPluginKeyFor, defaultPlugins } from "./default-plugins.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
 import { InputPreparer } from "./input-preparer.js";
 import type { Items, PipelineHooks, PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
@@ -35,7 +35,12 @@ import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
 export interface PipelineOptions {
   /** Plugins to register, in order. A plugin with the same name as a default plugin replaces it. */
   readonly plugins?: ReadonlyArray<PipelinePlugin>;
-  /** The default plugins to register: true (all, the default), false (none), or per plugin. */
+  /**
+   * The default plugins to register: true (all, the default), false (none), or per plugin by its key,
+   * e.g. `{ filter: false }`. The keys are DEFAULT_PLUGIN_NAMES (fitBudget, filter, repairOrphans,
+   * insertSystem, validate, openaiRenderer, tokenizer), not the plugins' class names; any other key
+   * is a PluginOptionsError.
+   */
   readonly defaults?: boolean | DefaultPluginSettings;
 }
 
@@ -73,7 +78,8 @@ const buildOptionsSchema = z
     message: "must be less than maxTokens",
   });
 
-const defaultSettingsSchema = z.union([z.boolean(), z.strictObject(Object.fromEntries(DEFAULT_PLUGIN_NAMES.map((name) => [name, z.boolean().optional()])))]);
+// Loose: unknown keys are refused by checkDefaultKeys, whose message lists the keys that exist.
+const defaultSettingsSchema = z.union([z.boolean(), z.looseObject(Object.fromEntries(DEFAULT_PLUGIN_NAMES.map((name) => [name, z.boolean().optional()])))]);
 
 const pipelineOptionsSchema = z.strictObject({
   plugins: z.array(z.unknown()).optional(),
@@ -86,6 +92,23 @@ function checkPlugin(plugin: unknown): asserts plugin is PipelinePlugin {
     const name = typeof candidate?.name === "string" && candidate.name.length > 0 ? candidate.name : "(unnamed plugin)";
     throw new PluginOptionsError(name, "  a plugin is an object { name: string, apply(pipeline): void }");
   }
+}
+
+/**
+ * Refuses keys of `defaults` that name no default plugin, listing the keys that do. A plugin's name
+ * or class name is a common guess (older docs showed one), so the message says which key to use.
+ */
+function checkDefaultKeys(settings: PipelineOptions["defaults"]): void {
+  if (typeof settings !== "object") return;
+  const known: ReadonlySet<string> = new Set(DEFAULT_PLUGIN_NAMES);
+  const problems = Object.keys(settings)
+    .filter((key) => !known.has(key))
+    .map((key) => {
+      const meant = defaultPluginKeyFor(key);
+      const hint = meant === undefined ? "." : `: did you mean ${meant}?`;
+      return `✖ unknown key "${key}"${hint} The default plugins' keys are: ${DEFAULT_PLUGIN_NAMES.join(", ")}\n  → at defaults.${key}`;
+    });
+  if (problems.length > 0) throw new PluginOptionsError("createPipeline()", problems.join("\n"));
 }
 
 function systemPartsOf(system: BuildOptions["system"]): SystemPartInput[] {
@@ -111,6 +134,7 @@ export class Pipeline implements PluginHost {
   constructor(options: PipelineOptions = {}) {
     const checked = pipelineOptionsSchema.safeParse(options);
     if (!checked.success) throw new PluginOptionsError("createPipeline()", z.prettifyError(checked.error));
+    checkDefaultKeys(options.defaults);
     this.#options = options;
     this.#raw = createPipelineHooks();
     this.#guard = { frozen: false, renderers: new Set() };
