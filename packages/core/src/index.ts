@@ -91,6 +91,15 @@ export { parsePluginOptions } from "./plugins/parse-plugin-options.js";
 export { RepairOrphansPlugin, type RepairOrphansPluginOptions } from "./plugins/repair-orphans-plugin.js";
 export { VALIDATION_RULES, ValidatePlugin, type ValidatePluginOptions } from "./plugins/validate-plugin.js";
 
+// Counting chat-shaped requests, for renderers of any format with { role, content } messages
+export {
+  type ChatMessageLike,
+  type ChatRequestLike,
+  type ChatTokenCountOptions,
+  countChatMessageTokens,
+  countChatRequestTokens,
+} from "./renderers/count-chat-request-tokens.js";
+
 // OpenAI Chat Completions renderer
 export { countOpenAIChatMessageTokens, countOpenAIChatTokens, countOpenAIChatToolTokens } from "./renderers/openai-chat/count-openai-chat-tokens.js";
 export type {
@@ -114,6 +123,7 @@ export { formatJsonPath, type JsonVisitor, visitJson } from "./validation/visit-
 // Specifications third parties implement
 export type { Rule, RuleEnv, RuleLevel, RuleViolation, RuleViolationInput } from "./spec/rule.js";
 export type { RendererName, RendererOutputMap } from "./spec/renderer-output-map.js";
+export type { ModelLimits, ModelLimitsRequest } from "./spec/model-limits.js";
 export type { Tokenizer, TokenizerRequest } from "./spec/tokenizer.js";
 export { type ToolDefinition, type ToolDefinitionInput, toolDefinitionSchema } from "./spec/tool-definition.js";
 export { estimatingTokenizer } from "./tokenizers/estimating-tokenizer.js";
