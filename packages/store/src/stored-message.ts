@@ -1,8 +1,8 @@
-// The records a store keeps, in the shape seeds 002 and 003 persist (an OpenAI-style message with an id,
+// The records a store keeps, in the stored message shape chat and run mode persist (an OpenAI-style message with an id,
 // a date and run metadata). Core's importStoredMessages turns them into items; fields a store does not
 // know are kept as they are.
 
-/** One persisted conversation message (seed 002/003's ConversationMessage). */
+/** One persisted conversation message (ConversationMessage, with OpenAI-like `tool_calls`). */
 export interface StoredMessage {
   /** Unique within the conversation. */
   readonly id: string;

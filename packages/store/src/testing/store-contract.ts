@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import type { ConversationStore } from "../conversation-store.js";
 import { StoreInputError } from "../errors/store-input-error.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
-import { seedShapedMessages } from "./seed-shaped-messages.js";
+import { exampleStoredMessages } from "./example-stored-messages.js";
 
 export interface StoreContractSubject {
   /** A new store with no conversations. Called once per test. */
@@ -95,13 +95,13 @@ export function describeStoreContract(name: string, subject: StoreContractSubjec
       await subject.cleanup?.();
     });
 
-    test("seed-shaped messages round-trip exactly, unknown fields included", async () => {
+    test("stored messages of every shape round-trip exactly, unknown fields included", async () => {
       const store = await create();
-      const messages = seedShapedMessages("seed");
+      const messages = exampleStoredMessages("example");
       for (const entry of messages) await store.append("chat-1", entry);
       const loaded = await store.load("chat-1");
       expect(loaded.conversationId).toBe("chat-1");
-      expect(loaded.messages).toStrictEqual(seedShapedMessages("seed"));
+      expect(loaded.messages).toStrictEqual(exampleStoredMessages("example"));
       expect(loaded.summaries).toStrictEqual([]);
       expect(loaded.warnings).toStrictEqual([]);
     });
@@ -132,7 +132,7 @@ export function describeStoreContract(name: string, subject: StoreContractSubjec
 
     test("summary records round-trip in order, beside the messages", async () => {
       const store = await create();
-      await store.append("c", seedShapedMessages("s"));
+      await store.append("c", exampleStoredMessages("s"));
       const first = summary("sum-1", ["s-1", "s-2"]);
       const rolled = { ...summary("sum-2", ["s-1", "s-2", "s-3"]), fingerprint: "abc123", extra: { kept: [1, 2] } };
       await store.appendSummaries("c", first);
@@ -140,7 +140,7 @@ export function describeStoreContract(name: string, subject: StoreContractSubjec
       await store.append("c", message("later"));
       const loaded = await store.load("c");
       expect(loaded.summaries).toStrictEqual([first, rolled]);
-      expect(ids(loaded.messages)).toStrictEqual([...ids(seedShapedMessages("s")), "later"]);
+      expect(ids(loaded.messages)).toStrictEqual([...ids(exampleStoredMessages("s")), "later"]);
     });
 
     test("an unknown conversation loads empty", async () => {
@@ -220,12 +220,12 @@ export function describeStoreContract(name: string, subject: StoreContractSubjec
 
     test("a reopened store sees every message and summary", async () => {
       const store = await create();
-      await store.append("c", seedShapedMessages("r"));
+      await store.append("c", exampleStoredMessages("r"));
       await store.appendSummaries("c", summary("sum", ["r-1"]));
       await store.append("d", message("d1"));
       const reopened = await reopen(store);
       const loaded = await reopened.load("c");
-      expect(loaded.messages).toStrictEqual(seedShapedMessages("r"));
+      expect(loaded.messages).toStrictEqual(exampleStoredMessages("r"));
       expect(loaded.summaries).toStrictEqual([summary("sum", ["r-1"])]);
       expect((await reopened.list()).map((info) => info.conversationId)).toStrictEqual(["c", "d"]);
       await reopened.append("c", message("after"));
@@ -243,8 +243,8 @@ export function describeStoreContract(name: string, subject: StoreContractSubjec
 
     test("changing appended or loaded objects does not change what is stored", async () => {
       const store = await create();
-      const original = seedShapedMessages("x");
-      const appended = seedShapedMessages("x") as Array<Record<string, unknown>>;
+      const original = exampleStoredMessages("x");
+      const appended = exampleStoredMessages("x") as Array<Record<string, unknown>>;
       await store.append("c", appended as unknown as StoredMessage[]);
       appended[0]!.content = "changed";
       (appended[1]!.tool_calls as Array<Record<string, unknown>>)[0]!.id = "changed";

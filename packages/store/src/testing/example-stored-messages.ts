@@ -1,9 +1,10 @@
-// Messages in the shapes seeds 002 and 003 persist, for tests of any store: a chat turn with a tool
-// call (null content), its tool result, an LLM error kept so "continue" works, run-mode metadata, and
-// fields no store knows, which must come back exactly.
+// Messages in the stored message shape that chat mode and run mode persist (`StoredMessage`, with
+// OpenAI-like `tool_calls`), for tests of any store: a chat turn with a tool call (null content), its
+// tool result, an LLM error kept so "continue" works, run-mode metadata, and fields no store knows,
+// which must come back exactly.
 
-/** A fresh array of seed-shaped messages whose ids start with `prefix`. */
-export function seedShapedMessages(prefix = "m"): Array<{ readonly id: string; readonly role: "user" | "assistant" | "system" | "tool"; readonly [field: string]: unknown }> {
+/** A fresh array of example stored messages (`StoredMessage` shape) whose ids start with `prefix`. */
+export function exampleStoredMessages(prefix = "m"): Array<{ readonly id: string; readonly role: "user" | "assistant" | "system" | "tool"; readonly [field: string]: unknown }> {
   return [
     { id: `${prefix}-1`, role: "user", content: "USER_INPUT\n列出本目录的文件", createdAt: "2025-03-01T10:00:00.000Z", mode: "chat", runId: "chat-c1", agentId: "analyst" },
     {
