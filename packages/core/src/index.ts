@@ -56,6 +56,7 @@ export type {
   Items,
   ItemsHook,
   ItemsTapResult,
+  ModelLimitsHook,
   PipelineHooks,
   PipelinePlugin,
   PluginHost,

@@ -4,11 +4,40 @@ import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
 import { countOpenAIChatTokens } from "../renderers/openai-chat/count-openai-chat-tokens.js";
 import type { ItemInput } from "../model/item.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
-import { toolLoopFixture, wordTokenizer } from "../testing/index.js";
+import { conversationFixture, toolLoopFixture, wordTokenizer } from "../testing/index.js";
 
 /** A new tokenizer object, so no per-tokenizer cache can answer for it. */
 const freshWordTokenizer = (): Tokenizer => ({ ...wordTokenizer, count: (text) => wordTokenizer.count(text) });
 import { createPipeline } from "./pipeline.js";
+import type { PipelinePlugin } from "./pipeline-hooks.js";
+import type { ModelLimits } from "../spec/model-limits.js";
+import type { Budget } from "./stage-context.js";
+
+/** A plugin that knows one model's limits, and records what the pipeline asked it. */
+function limitsPlugin(model: string, limits: ModelLimits, asked: Array<string | undefined> = []): PipelinePlugin {
+  return {
+    name: "KnownLimits",
+    apply(pipeline) {
+      pipeline.hooks.modelLimits.tap({ name: "KnownLimits" }, (request) => {
+        asked.push(request.model);
+        return request.model === model ? limits : undefined;
+      });
+    },
+  };
+}
+
+/** A plugin that records the budget and the reserve the render stage was given. */
+function renderProbe(seen: Array<{ budget: Budget | undefined; reserveOutputTokens: number | undefined }>): PipelinePlugin {
+  return {
+    name: "RenderProbe",
+    apply(pipeline) {
+      pipeline.hooks.render.for("openai").tap({ name: "RenderProbe", stage: -1 }, (_items, context) => {
+        seen.push({ budget: context.budget, reserveOutputTokens: context.options.reserveOutputTokens });
+        return undefined;
+      });
+    },
+  };
+}
 
 describe("budget", () => {
   test("the report states the budget and what the rendered request used", async () => {
@@ -49,7 +78,6 @@ describe("budget", () => {
     { options: { reserveOutputTokens: -1 }, field: "reserveOutputTokens" },
     { options: { tools: [{ description: "no name" }] }, field: "tools" },
     { options: { maxTokens: 100, reserveOutputTokens: 100 }, field: "reserveOutputTokens" },
-    { options: { reserveOutputTokens: 10 }, field: "reserveOutputTokens" },
     { options: { system: 5 }, field: "system" },
     { options: { system: [null] }, field: "system" },
     { options: { system: [{ text: 5 }] }, field: "system" },
@@ -95,5 +123,93 @@ describe("budget", () => {
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect((error as BudgetExceededError).detail).toContain('newest turn (from item "t0-user")');
     expect((error as Error).message).toContain("do not fit on their own");
+  });
+});
+
+describe("reserveOutputTokens without maxTokens", () => {
+  test("the model's context window, from a modelLimits plugin, is the budget", async () => {
+    const seen: Parameters<typeof renderProbe>[0] = [];
+    const result = await createPipeline({ plugins: [limitsPlugin("m", { contextWindow: 1000 }), renderProbe(seen)] }).build(toolLoopFixture(), {
+      tokenizer: wordTokenizer,
+      model: "m",
+      reserveOutputTokens: 200,
+    });
+    expect(result.report.budget).toEqual({ maxTokens: 1000, reserveOutputTokens: 200, available: 800, used: result.tokenCount, attempts: 1 });
+    expect(seen).toEqual([{ budget: { maxTokens: 1000, reserveOutputTokens: 200, available: 800, shortfall: 0 }, reserveOutputTokens: 200 }]);
+    expect(result.report.warnings).toEqual([]);
+  });
+
+  test("the window is trimmed like any budget: the oldest turns go", async () => {
+    const whole = await createPipeline().build(conversationFixture(), { tokenizer: wordTokenizer });
+    const contextWindow = whole.tokenCount + 50;
+    const result = await createPipeline({ plugins: [limitsPlugin("m", { contextWindow })] }).build(conversationFixture(), {
+      tokenizer: wordTokenizer,
+      model: "m",
+      reserveOutputTokens: 60,
+    });
+    expect(result.tokenCount).toBeLessThanOrEqual(contextWindow - 60);
+    expect(result.excludedIds.length).toBeGreaterThan(0);
+  });
+
+  test("where the provider caps the request below the window, the request may use no more than the cap", async () => {
+    const plugins = [limitsPlugin("m", { contextWindow: 4000, maxInputTokens: 2500 })];
+    const small = await createPipeline({ plugins }).build(toolLoopFixture(), { tokenizer: wordTokenizer, model: "m", reserveOutputTokens: 100 });
+    expect(small.report.budget).toMatchObject({ maxTokens: 2600, reserveOutputTokens: 100, available: 2500 });
+    const large = await createPipeline({ plugins }).build(toolLoopFixture(), { tokenizer: wordTokenizer, model: "m", reserveOutputTokens: 2000 });
+    expect(large.report.budget).toMatchObject({ maxTokens: 4000, reserveOutputTokens: 2000, available: 2000 });
+  });
+
+  test("with no window known, the build has no budget, says so, and the reserve still reaches the renderer", async () => {
+    for (const plugins of [[], [limitsPlugin("m", { contextWindow: 1000 })]]) {
+      const seen: Parameters<typeof renderProbe>[0] = [];
+      const result = await createPipeline({ plugins: [...plugins, renderProbe(seen)] }).build(toolLoopFixture(), {
+        tokenizer: wordTokenizer,
+        model: "other",
+        reserveOutputTokens: 5000,
+      });
+      expect(result.report.budget).toBeUndefined();
+      expect(result.excludedIds).toEqual([]);
+      expect(seen).toEqual([{ budget: undefined, reserveOutputTokens: 5000 }]);
+      expect(result.report.warnings).toEqual([
+        '[ctxpipe] reserveOutputTokens is set, but the request has no budget: maxTokens is not given and no plugin knows the context window of model "other" (pass maxTokens, or register TokenizerPlugin from @ctxpipe/tokenizers)',
+      ]);
+    }
+  });
+
+  test("the window is asked for only when reserveOutputTokens comes without maxTokens", async () => {
+    const asked: Array<string | undefined> = [];
+    const pipeline = createPipeline({ plugins: [limitsPlugin("m", { contextWindow: 1000 }, asked)] });
+    const withMax = await pipeline.build(toolLoopFixture(), { tokenizer: wordTokenizer, model: "m", maxTokens: 900, reserveOutputTokens: 100 });
+    const neither = await pipeline.build(toolLoopFixture(), { tokenizer: wordTokenizer, model: "m" });
+    expect(asked).toEqual([]);
+    expect(withMax.report.budget).toMatchObject({ maxTokens: 900, available: 800 });
+    expect(neither.report.budget).toBeUndefined();
+    await pipeline.build(toolLoopFixture(), { tokenizer: wordTokenizer, model: "m", reserveOutputTokens: 100 });
+    expect(asked).toEqual(["m"]);
+  });
+
+  test("a reserve as large as the window is refused, naming the window, and the pipeline stays open", async () => {
+    const pipeline = createPipeline({ plugins: [limitsPlugin("m", { contextWindow: 1000 })] });
+    await expect(pipeline.build(toolLoopFixture(), { tokenizer: wordTokenizer, model: "m", reserveOutputTokens: 1000 })).rejects.toThrow(
+      expect.objectContaining({
+        name: "PluginOptionsError",
+        code: "OPTIONS_INVALID",
+        plugin: "build()",
+        message:
+          'Invalid options for build():\n✖ must be less than the context window of model "m" (1000 tokens), which is the budget when maxTokens is not given\n  → at reserveOutputTokens',
+      }),
+    );
+    expect(pipeline.frozen).toBe(false);
+  });
+
+  test.for([
+    { answer: 1000, problem: "returned something that is not model limits { contextWindow, maxInputTokens? } with a positive whole contextWindow" },
+    { answer: { contextWindow: 0 }, problem: "returned something that is not model limits { contextWindow, maxInputTokens? } with a positive whole contextWindow" },
+    { answer: { contextWindow: 1000, maxInputTokens: 1.5 }, problem: "returned model limits whose maxInputTokens is not a positive whole number" },
+  ])("a modelLimits tap that answers $answer fails the build, naming the plugin", async ({ answer, problem }) => {
+    const broken: PipelinePlugin = { name: "BrokenLimits", apply: (pipeline) => pipeline.hooks.modelLimits.tap({ name: "BrokenLimits" }, () => answer as never) };
+    await expect(createPipeline({ plugins: [broken] }).build(toolLoopFixture(), { tokenizer: wordTokenizer, reserveOutputTokens: 10 })).rejects.toThrow(
+      expect.objectContaining({ name: "PluginError", plugin: "BrokenLimits", hook: "modelLimits", message: `[plugin BrokenLimits] modelLimits: ${problem}` }),
+    );
   });
 });

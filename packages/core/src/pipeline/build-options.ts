@@ -37,13 +37,25 @@ export interface BuildOptions<R extends RendererName = RendererName> {
   model?: string;
   /** System prompt text, or parts merged in order into one leading system message. */
   system?: string | ReadonlyArray<string | SystemPartInput>;
-  /** Seed 000's switch: false leaves the system prompt out entirely. Default true. */
+  /** False leaves the system prompt out entirely, whatever the options and plugins added to it. Default true. */
   includeSystemPrompt?: boolean;
   /** Tools the model may call; renderers put them in the provider's format and count them. */
   tools?: ReadonlyArray<ToolDefinitionInput>;
-  /** The model's input window: the rendered request plus reserveOutputTokens must fit in it. */
+  /**
+   * The budget: the rendered request plus reserveOutputTokens must fit in it, or the oldest turns are
+   * dropped until they do (the build fails when the newest turn alone does not fit). Default: no
+   * budget, unless reserveOutputTokens is given (see there).
+   */
   maxTokens?: number;
-  /** Tokens kept free for the model's answer. Default 0. */
+  /**
+   * Tokens kept free for the model's answer; must be less than maxTokens. Renderers whose request
+   * states the answer's length take it from here (Anthropic's `max_tokens`). Given without maxTokens,
+   * the model's context window stands in for maxTokens when a plugin knows it (TokenizerPlugin from
+   * @ctxpipe/tokenizers knows the models of its registry; for a model whose requests are capped below
+   * the window, the cap plus this reserve): the request may use the window minus this reserve, and a
+   * reserve as large as the window is refused. When no plugin knows the window the build has no
+   * budget, and report.warnings says so. Default 0.
+   */
   reserveOutputTokens?: number;
   /** Counts tokens for this build, overriding the tokenizer plugins. */
   tokenizer?: Tokenizer;

@@ -46,6 +46,7 @@ export interface ReportEntry {
 }
 
 export interface BudgetReport {
+  /** The build's maxTokens, or, given reserveOutputTokens alone, the model's context window. */
   readonly maxTokens: number;
   readonly reserveOutputTokens: number;
   /** maxTokens minus reserveOutputTokens: what the request may use. */

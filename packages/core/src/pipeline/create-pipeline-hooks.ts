@@ -1,6 +1,7 @@
 // Every hook of a pipeline, declared in one place. These are the callable tapable hooks; plugins
 // only ever see the tap-only view built over them (tap-only-hooks.ts).
 import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncBailHook } from "tapable";
+import type { ModelLimits, ModelLimitsRequest } from "../spec/model-limits.js";
 import type { Tokenizer, TokenizerRequest } from "../spec/tokenizer.js";
 import type { Items } from "./pipeline-hooks.js";
 import type { RenderContext, RenderResult, StageContext, ValidateContext } from "./stage-context.js";
@@ -26,6 +27,8 @@ export interface RunnableHooks {
   readonly validateRequest: HookMap<RequestValidateSeriesHook>;
   /** Supplies the default tokenizer. */
   readonly tokenizer: SyncBailHook<[TokenizerRequest], Tokenizer | undefined>;
+  /** Supplies the model's context window, asked only when reserveOutputTokens is given without maxTokens. */
+  readonly modelLimits: SyncBailHook<[ModelLimitsRequest], ModelLimits | undefined>;
 }
 
 export function createPipelineHooks(): RunnableHooks {
@@ -44,5 +47,6 @@ export function createPipelineHooks(): RunnableHooks {
       "validateRequest",
     ),
     tokenizer: new SyncBailHook<[TokenizerRequest], Tokenizer | undefined>(["request"], "tokenizer"),
+    modelLimits: new SyncBailHook<[ModelLimitsRequest], ModelLimits | undefined>(["request"], "modelLimits"),
   });
 }

@@ -2,6 +2,7 @@
 // the runner underneath (tapable today) can change without breaking plugins. Only the pipeline calls them.
 import type { Item } from "../model/item.js";
 import type { RendererName, RendererOutputMap } from "../spec/renderer-output-map.js";
+import type { ModelLimits, ModelLimitsRequest } from "../spec/model-limits.js";
 import type { Tokenizer, TokenizerRequest } from "../spec/tokenizer.js";
 import type { RenderContext, RenderResult, StageContext, ValidateContext } from "./stage-context.js";
 
@@ -61,6 +62,15 @@ export interface TokenizerHook {
   tap(options: TapOptions, fn: (request: TokenizerRequest) => Tokenizer | undefined): void;
 }
 
+/**
+ * Supplies the model's context window, which is the budget of a build given reserveOutputTokens
+ * without maxTokens; the first tap that returns limits wins. Asked for no other build.
+ */
+export interface ModelLimitsHook {
+  readonly name: string;
+  tap(options: TapOptions, fn: (request: ModelLimitsRequest) => ModelLimits | undefined): void;
+}
+
 export interface PipelineHooks {
   readonly compress: ItemsHook;
   readonly filter: ItemsHook;
@@ -71,6 +81,7 @@ export interface PipelineHooks {
   /** Runs after render on the request, with the rules of the provider it is for. */
   readonly validateRequest: RequestValidateHookMap;
   readonly tokenizer: TokenizerHook;
+  readonly modelLimits: ModelLimitsHook;
 }
 
 /** What a plugin's apply() receives. */

@@ -37,9 +37,9 @@ export interface PipelineOptions {
   readonly plugins?: ReadonlyArray<PipelinePlugin>;
   /**
    * The default plugins to register: true (all, the default), false (none), or per plugin by its key,
-   * e.g. `{ filter: false }`. The keys are DEFAULT_PLUGIN_NAMES (fitBudget, filter, repairOrphans,
-   * insertSystem, validate, openaiRenderer, tokenizer), not the plugins' class names; any other key
-   * is a PluginOptionsError.
+   * e.g. `{ filter: false }`. The keys (DefaultPluginName) are fitBudget, filter, repairOrphans,
+   * insertSystem, validate, openaiRenderer and tokenizer, not the plugins' class names; any other key
+   * is a PluginOptionsError that lists them.
    */
   readonly defaults?: boolean | DefaultPluginSettings;
 }
@@ -68,10 +68,6 @@ const buildOptionsSchema = z
     validation: z
       .union([validationModeSchema, z.strictObject({ mode: validationModeSchema.optional(), ignore: z.array(z.string().min(1)).optional() })])
       .optional(),
-  })
-  .refine((options) => options.reserveOutputTokens === undefined || options.maxTokens !== undefined, {
-    path: ["reserveOutputTokens"],
-    message: "only means something with maxTokens",
   })
   .refine((options) => options.maxTokens === undefined || (options.reserveOutputTokens ?? 0) < options.maxTokens, {
     path: ["reserveOutputTokens"],
@@ -190,12 +186,12 @@ export class Pipeline implements PluginHost {
     if (!checked.success) throw new PluginOptionsError("build()", z.prettifyError(checked.error));
     const { items: parsed, indexes: inputIndexes, duplicates, ordered, turns } = this.#input.prepare(items);
     const tools = this.#parseTools(options.tools);
+    const { budget, warning: budgetWarning } = this.#budgetOf(options);
     // Frozen once the input is known to be valid: a refused call is not a build.
     this.#guard.frozen = true;
 
     const renderer = options.renderer ?? "openai";
     const tokenizer = this.#resolveTokenizer(options);
-    const budget = this.#budgetOf(options);
 
     // Over budget, the stages run again from compress, told by how much the last request was over.
     let attempt: Attempt;
@@ -267,7 +263,7 @@ export class Pipeline implements PluginHost {
           budget === undefined
             ? undefined
             : { maxTokens: budget.maxTokens, reserveOutputTokens: budget.reserveOutputTokens, available: budget.available, used: rendered.tokenCount, attempts },
-        warnings: internals.warnings,
+        warnings: budgetWarning === undefined ? internals.warnings : [budgetWarning, ...internals.warnings],
         violations,
         repairedViolations: repaired,
         cache: comparePrefix(previousPrefix, rendered.prefix),
@@ -410,14 +406,42 @@ export class Pipeline implements PluginHost {
     return parsed.data;
   }
 
-  #budgetOf(options: BuildOptions): Budget | undefined {
-    if (options.maxTokens === undefined) return undefined;
+  /**
+   * The build's budget: maxTokens minus reserveOutputTokens. Given reserveOutputTokens without
+   * maxTokens, the model's context window (from a modelLimits plugin) stands in for maxTokens; when
+   * no plugin knows it, the build has no budget and says so in a warning. A build that gives neither
+   * has no budget, even when the window is known: fitting every build that names a model to its
+   * window would start dropping turns for callers who never asked for a budget.
+   */
+  #budgetOf(options: BuildOptions): { budget: Budget | undefined; warning?: string } {
     const reserveOutputTokens = options.reserveOutputTokens ?? 0;
-    return { maxTokens: options.maxTokens, reserveOutputTokens, available: options.maxTokens - reserveOutputTokens, shortfall: 0 };
+    if (options.maxTokens !== undefined) return { budget: budgetOf(options.maxTokens, reserveOutputTokens) };
+    if (options.reserveOutputTokens === undefined) return { budget: undefined };
+    const limits = this.#raw.modelLimits.call({ model: options.model });
+    const model = options.model === undefined ? "the model" : `model "${options.model}"`;
+    if (limits === undefined) {
+      return {
+        budget: undefined,
+        warning: `[ctxpipe] reserveOutputTokens is set, but the request has no budget: maxTokens is not given and no plugin knows the context window of ${model} (pass maxTokens, or register TokenizerPlugin from @ctxpipe/tokenizers)`,
+      };
+    }
+    if (reserveOutputTokens >= limits.contextWindow) {
+      throw new PluginOptionsError(
+        "build()",
+        `✖ must be less than the context window of ${model} (${limits.contextWindow} tokens), which is the budget when maxTokens is not given\n  → at reserveOutputTokens`,
+      );
+    }
+    // Where the provider caps the request below the window (GPT-5), the request may use no more than the cap.
+    const maxTokens = Math.min(limits.contextWindow, (limits.maxInputTokens ?? limits.contextWindow) + reserveOutputTokens);
+    return { budget: budgetOf(maxTokens, reserveOutputTokens) };
   }
 }
 
 type Ignored = (issue: ValidationIssue) => boolean;
+
+function budgetOf(maxTokens: number, reserveOutputTokens: number): Budget {
+  return { maxTokens, reserveOutputTokens, available: maxTokens - reserveOutputTokens, shortfall: 0 };
+}
 
 /** A value computed on first use, then kept. */
 function once<Value>(compute: () => Value): () => Value {

@@ -11,6 +11,7 @@ import type { ReportAttachments } from "./build-report.js";
 import type { StageLabel } from "./stage.js";
 
 export interface Budget {
+  /** The build's maxTokens, or, given reserveOutputTokens alone, the model's context window. */
   readonly maxTokens: number;
   readonly reserveOutputTokens: number;
   /** What the rendered request may use: maxTokens minus reserveOutputTokens. */
@@ -68,6 +69,10 @@ export interface StageContext {
   readonly renderer: string;
   readonly model: string | undefined;
   readonly tokenizer: Tokenizer;
+  /**
+   * Undefined when the build has none: no maxTokens, and no known context window for a build given
+   * reserveOutputTokens alone. The reserve is in `options.reserveOutputTokens` either way.
+   */
   readonly budget: Budget | undefined;
   readonly tools: ReadonlyArray<ToolDefinition>;
   /** Every input item, validated and in conversation order, as the first stage received them. */

@@ -11,6 +11,7 @@ import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import type { Item } from "../model/item.js";
 import { parseItem } from "../model/parse-items.js";
 import { isTokenizer } from "../spec/is-tokenizer.js";
+import type { ModelLimits, ModelLimitsRequest } from "../spec/model-limits.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { internalsOf } from "./build-context.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
@@ -259,6 +260,17 @@ function checkRenderResult(plugin: string, hook: string, result: unknown): Rende
   return candidate as RenderResult<unknown>;
 }
 
+/** Why a modelLimits tap's answer is not limits { contextWindow, maxInputTokens? }; undefined when it is. */
+function modelLimitsProblem(limits: unknown): string | undefined {
+  const candidate = limits as Partial<ModelLimits> | null;
+  const positiveInteger = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value > 0;
+  if (typeof candidate !== "object" || candidate === null || !positiveInteger(candidate.contextWindow)) {
+    return "returned something that is not model limits { contextWindow, maxInputTokens? } with a positive whole contextWindow";
+  }
+  if (candidate.maxInputTokens !== undefined && !positiveInteger(candidate.maxInputTokens)) return "returned model limits whose maxInputTokens is not a positive whole number";
+  return undefined;
+}
+
 function renderHook(hook: RenderBailHook, renderer: string, guard: HookGuard): RenderHook<unknown> {
   const label = `render:${renderer}`;
   const register = (options: TapOptions, fn: (items: Items, context: never) => unknown) => {
@@ -338,6 +350,24 @@ export function createTapOnlyHooks(raw: RunnableHooks, guard: HookGuard): Pipeli
           if (tokenizer === undefined) return undefined;
           if (!isTokenizer(tokenizer)) throw failure(tap.name, "tokenizer", "returned something that is not a tokenizer { name, exact, count(text) }");
           return guardTokenizer(tokenizer, tap.name);
+        });
+      },
+    }),
+    modelLimits: Object.freeze({
+      name: "modelLimits",
+      tap(options: TapOptions, fn: (request: ModelLimitsRequest) => ModelLimits | undefined) {
+        const tap = normalizeTapOptions(options, "modelLimits", guard);
+        raw.modelLimits.tap(tap, (request) => {
+          let limits: unknown;
+          try {
+            limits = fn(request);
+          } catch (error) {
+            throw wrapThrown(tap.name, "modelLimits", error);
+          }
+          if (limits === undefined) return undefined;
+          const problem = modelLimitsProblem(limits);
+          if (problem !== undefined) throw failure(tap.name, "modelLimits", problem);
+          return limits as ModelLimits;
         });
       },
     }),

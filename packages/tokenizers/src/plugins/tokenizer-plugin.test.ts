@@ -68,6 +68,38 @@ describe("TokenizerPlugin", () => {
     expect(second.report.tokenizer).toEqual(first.report.tokenizer);
   });
 
+  test.for([
+    { model: "gpt-4o", reserve: 16_384, budget: { maxTokens: 128_000, reserveOutputTokens: 16_384, available: 111_616 } },
+    { model: "claude-sonnet-4-20250514", reserve: 64_000, budget: { maxTokens: 200_000, reserveOutputTokens: 64_000, available: 136_000 } },
+    // GPT-5 takes at most 272,000 request tokens of its 400,000-token window.
+    { model: "gpt-5", reserve: 8_000, budget: { maxTokens: 280_000, reserveOutputTokens: 8_000, available: 272_000 } },
+  ])("reserveOutputTokens without maxTokens gets $model's context window as the budget", async ({ model, reserve, budget }) => {
+    const result = await createPipeline({ plugins: [new TokenizerPlugin()] }).build(items, { model, reserveOutputTokens: reserve });
+    expect(result.report.budget).toEqual({ ...budget, used: result.tokenCount, attempts: 1 });
+    expect(result.report.warnings).toEqual([]);
+  });
+
+  test("the default model's window answers builds that name none; an unknown model has no window, so no budget", async () => {
+    const pipeline = createPipeline({ plugins: [new TokenizerPlugin({ defaultModel: "gpt-4o", fallback: "o200k_base" })] });
+    const unnamed = await pipeline.build(items, { reserveOutputTokens: 1000 });
+    expect(unnamed.report.budget).toMatchObject({ maxTokens: 128_000, available: 127_000 });
+    const unknown = await pipeline.build(items, { model: "my-model", reserveOutputTokens: 1000 });
+    expect(unknown.report.budget).toBeUndefined();
+    expect(unknown.report.warnings).toEqual([
+      '[ctxpipe] reserveOutputTokens is set, but the request has no budget: maxTokens is not given and no plugin knows the context window of model "my-model" (pass maxTokens, or register TokenizerPlugin from @ctxpipe/tokenizers)',
+    ]);
+  });
+
+  test("a reserve as large as the model's window is refused", async () => {
+    await expect(createPipeline({ plugins: [new TokenizerPlugin()] }).build(items, { model: "gpt-4o", reserveOutputTokens: 128_000 })).rejects.toThrow(
+      expect.objectContaining({
+        name: "PluginOptionsError",
+        message:
+          'Invalid options for build():\n✖ must be less than the context window of model "gpt-4o" (128000 tokens), which is the budget when maxTokens is not given\n  → at reserveOutputTokens',
+      }),
+    );
+  });
+
   test("rejects bad options when constructed, naming the plugin", () => {
     // @ts-expect-error: wrong option types on purpose
     expect(() => new TokenizerPlugin({ backend: "wasm", stage: "late", defaultModel: "" })).toThrowErrorMatchingInlineSnapshot(`

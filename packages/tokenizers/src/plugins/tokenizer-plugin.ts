@@ -1,10 +1,12 @@
 // Supplies the build's tokenizer from the model name in the build options: exact for OpenAI
 // models, flagged approximations for Claude and Gemini, the fallback encoding (or UnknownModelError)
 // for unknown names. Builds without a model fall through to the next tokenizer plugin (core's chars/4
-// estimate by default) unless a default model is configured.
+// estimate by default) unless a default model is configured. Also tells core the model's context
+// window, which is the budget of a build given reserveOutputTokens without maxTokens.
 import { type PipelinePlugin, type PluginHost, STAGE } from "@ctxpipe/core";
 import { CREATE_TOKENIZER_OPTION_CHECKS, type CreateTokenizerOptions, createTokenizer } from "../create-tokenizer.js";
 import { checkOptions, finiteNumber, nonEmptyString } from "../options/check-options.js";
+import { findModel } from "../registry/resolve-model.js";
 
 const PLUGIN_NAME = "TokenizerPlugin";
 
@@ -16,7 +18,9 @@ export interface TokenizerPluginOptions extends CreateTokenizerOptions {
 }
 
 /**
- * Answers core's `tokenizer` hook with `createTokenizer(model, options)` for the build's model.
+ * Answers core's `tokenizer` hook with `createTokenizer(model, options)` for the build's model, and
+ * its `modelLimits` hook with the registry's context window and input limit for it (nothing for a
+ * model the registry does not know, fallback or not).
  *
  * @example
  * const pipeline = createPipeline({ plugins: [new TokenizerPlugin({ fallback: "o200k_base" })] });
@@ -43,6 +47,11 @@ export class TokenizerPlugin implements PipelinePlugin {
       const model = request.model ?? this.#defaultModel;
       // createTokenizer returns the same object for the same model, so core's count caches keep hitting.
       return model === undefined ? undefined : createTokenizer(model, this.#tokenizerOptions);
+    });
+    pipeline.hooks.modelLimits.tap({ name: PLUGIN_NAME, stage: this.#stage }, (request) => {
+      const model = request.model ?? this.#defaultModel;
+      const info = model === undefined ? undefined : findModel(model);
+      return info === undefined ? undefined : { contextWindow: info.contextWindow, maxInputTokens: info.maxInputTokens };
     });
   }
 }
