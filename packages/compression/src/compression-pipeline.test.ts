@@ -18,7 +18,7 @@ function history(turns: number): ItemInput[] {
 
 const listWords = (request: SummarizerRequest) => request.items.map((item) => item.id).join(" ");
 
-describe("CompressionPipeline (seed 002's API)", () => {
+describe("CompressionPipeline (the standalone API for a tool loop that keeps its own message list)", () => {
   test("getUsage counts the system prompt, the tools and the messages against the budget, 128,000 by default", () => {
     const bare = new CompressionPipeline({ strategies: ["sliding-window"], tokenizer: wordTokenizer });
     const dressed = new CompressionPipeline({

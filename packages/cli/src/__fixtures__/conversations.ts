@@ -1,4 +1,5 @@
-// Small stored conversations for the CLI's tests, in the seeds' shape.
+// Small stored conversations for the CLI's tests, in the stored message shape (role, content,
+// tool_calls, tool_call_id, toolName, createdAt) that `ctxpipe build` reads.
 export const AGENT_CONVERSATION = [
   { id: "u1", role: "user", content: "USER_INPUT\nWhy is the build slow?", createdAt: "2026-05-01T10:00:00.000Z" },
   {

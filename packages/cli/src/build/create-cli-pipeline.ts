@@ -48,7 +48,8 @@ export function createCliPipeline(options: BuildCommandOptions, settings: CliPip
     new AnthropicMessagesRendererPlugin(),
     new GeminiRendererPlugin(),
   ];
-  // The XML renderer keeps stored system messages (seed 001's SYSTEM chunks): only for --provider xml.
+  // The XML renderer keeps stored system messages (they are the SYSTEM chunks of its XML chunk
+  // transcript): only for --provider xml.
   if (options.provider === "xml") plugins.push(...xmlRendererPlugins());
   if (options.mode !== undefined) plugins.push(...systemPromptPlugins());
   if (options.compression !== false) {

@@ -157,6 +157,25 @@ describe("ctxpipe build", () => {
     expect(run.stderr).toBe(`ctxpipe: ${path("c.jsonl")} line 4 (id "t1"), field tool_call_id: a tool message needs the tool_call_id of the call it answers\n`);
   });
 
+  it("names both places of a duplicate id the same way: the file's lines, a store log's lines, a JSON array's indexes", async () => {
+    const first = { id: "u1", role: "user", content: "hi" };
+    const again = { id: "u1", role: "user", content: "hi again" };
+    const other = { id: "a1", role: "assistant", content: "hello" };
+    const header = JSON.stringify({ log: { format: "ctxpipe.conversation", version: 1, conversationId: "c1" } });
+    const { path } = await files({
+      "c.jsonl": `${jsonl([first, other])}\n${jsonl([again])}`,
+      "log.jsonl": `${header}\n${jsonl([{ message: first }, { summary: { id: "s" } }, { message: other }, { message: again }])}`,
+      "c.json": JSON.stringify([first, other, again]),
+    });
+    const lines = await runInProcess(["build", path("c.jsonl")]);
+    expect(lines).toMatchObject({ code: 2, stdout: "" });
+    expect(lines.stderr).toBe(`ctxpipe: ${path("c.jsonl")} line 4 (id "u1"), field id: duplicate id: the message at line 1 has the same id\n`);
+    const log = await runInProcess(["build", path("log.jsonl")]);
+    expect(log.stderr).toBe(`ctxpipe: ${path("log.jsonl")} line 5 (id "u1"), field id: duplicate id: the message at line 2 has the same id\n`);
+    const array = await runInProcess(["build", path("c.json")]);
+    expect(array.stderr).toBe(`ctxpipe: ${path("c.json")} index 2 (id "u1"), field id: duplicate id: the message at index 0 has the same id\n`);
+  });
+
   it("exits 2 naming the index in a JSON array, and the line and column of broken JSON", async () => {
     const { path } = await files({ "a.json": JSON.stringify([{ id: "u1", role: "user", content: "hi" }, { id: "x", role: "robot", content: "" }]), "b.json": '[\n  {"id": "u1",\n   "role": "user" "content": "hi"}\n]' });
     const array = await runInProcess(["build", path("a.json")]);
@@ -262,6 +281,15 @@ describe("ctxpipe build", () => {
     const run = await runInProcess(["build", path("c.jsonl"), "--pretty"]);
     expect(run.stdout.startsWith('{\n  "request": {')).toBe(true);
     expect(run.stderr).toBe("");
+  });
+});
+
+describe("ctxpipe help", () => {
+  it.for(["--help", "build --help", "inspect --help"])("%s names what each option does in plain words, not design documents", async (argv) => {
+    const run = await runInProcess(argv.split(" "));
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/seed/i);
+    if (argv !== "--help") expect(run.stdout).toContain("--mode chat|agent|run    Compose the system prompt for this mode:");
   });
 });
 

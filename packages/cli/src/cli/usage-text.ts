@@ -13,7 +13,9 @@ The request:
   --reserve-output N       Tokens kept free for the answer (default 0).
   --system TEXT            System prompt text.
   --system-file PATH       System prompt text from a file (after --system).
-  --mode chat|agent|run    Compose seed 000's system prompt for this mode.
+  --mode chat|agent|run    Compose the system prompt for this mode: a "# Mode:" header, the
+                           mode's rules, the tool policy, the --agent persona and, in run
+                           mode, the --run-context step.
   --run-context PATH       Run mode: where the workflow run stands (JSON).
   --agent PATH             The agent's persona (JSON).
   --tools PATH             Tool definitions [{ name, description?, parameters? }] (JSON).

@@ -13,8 +13,20 @@ export function problemsOf(error: InvalidInputError, locations: ReadonlyArray<st
       location: locations[issue.index] ?? `index ${issue.index}`,
       ...(issue.id === undefined ? {} : { id: issue.id }),
       ...(field === undefined ? {} : { field }),
-      message: issue.message,
+      message: locatedMessage(issue.message, locations),
     };
+  });
+}
+
+/**
+ * Core numbers the earlier record of a duplicate id by its 0-based position in the list it was given
+ * ("record 5", "item 5"), which the user never saw: say where it is in the file instead, as the
+ * problem's own location does ("line 7", "index 5").
+ */
+function locatedMessage(message: string, locations: ReadonlyArray<string>): string {
+  return message.replace(/^duplicate id: (?:record|item) (\d+) has/, (whole, index: string) => {
+    const location = locations[Number(index)];
+    return location === undefined ? whole : `duplicate id: the message at ${location} has`;
   });
 }
 

@@ -35,8 +35,8 @@ const compression = () => new CompressionPlugin({ strategies: ["sliding-window"]
 const build = (items: ReadonlyArray<ItemInput>, summaries: SummaryRecord[]) => createPipeline({ plugins: [compression()] }).build(items, { tokenizer: wordTokenizer, summaries });
 const entryOf = (result: Awaited<ReturnType<typeof build>>, id: string) => result.report.entries.find((entry) => entry.id === id);
 
-describe("applying persisted summaries (seed 004)", () => {
-  test("the summary goes where its start id was, with seed 004's heading, then the rest in order", async () => {
+describe("applying persisted summaries", () => {
+  test("the summary goes where its start id was, with the \"[Previous conversation summary (N messages compressed)]\" heading, then the rest in order", async () => {
     const items = chat(4);
     const record = recordOf(items, ["u1", "a1", "u2", "a2"]);
     const result = await build(items, [record]);
@@ -56,7 +56,7 @@ describe("applying persisted summaries (seed 004)", () => {
     expect(result.request.messages[0]!.content).toContain("Summary of u1, a1, a2, u3.");
   });
 
-  test("messages before the start id are taken as covered (seed 004 keeps what comes from the start on)", async () => {
+  test("messages before the start id are taken as covered: the history goes on from the start id, after the summary", async () => {
     const items = chat(4);
     const record = recordOf(items, ["u2", "a2"]);
     const result = await build(items, [record]);
