@@ -9,7 +9,7 @@ export interface CompressionBuildOptions {
   readonly targetUsage?: number;
   readonly minRecentMessages?: number;
   /**
-   * The first item of the current loop (seed 002's loop start): it and everything after it are left
+   * The first item of the current loop (where chat mode's tool loop started): it and everything after it are left
    * alone. Default: the newest turn opened by a user message.
    */
   readonly loopStartId?: string;
@@ -17,7 +17,7 @@ export interface CompressionBuildOptions {
 
 declare module "@ctxpipe/core" {
   interface BuildOptions {
-    /** Persisted summary records to apply before anything else (seed 004's apply step). */
+    /** Persisted summary records to apply before anything else (the summary apply step). */
     summaries?: ReadonlyArray<SummaryRecord>;
     /** Per-build compression settings, or false to run no strategy (summaries are still applied). */
     compression?: CompressionBuildOptions | false;

@@ -1,4 +1,4 @@
-// Seed 002's CompressionPipeline, for code that keeps its own message list (a tool loop that appends
+// The standalone CompressionPipeline, for code that keeps its own message list (a tool loop that appends
 // to an array) rather than building a request every turn: getUsage, shouldCompress, compressIfNeeded,
 // and compressHistoricalMessages, which leaves the current loop alone and says where it now starts.
 // Underneath is a ctxpipe pipeline holding nothing but CompressionPlugin, so the strategies, the
@@ -36,7 +36,7 @@ export interface CompressionPipelineOptions {
   /** The chain, in order, as for CompressionPlugin. */
   readonly strategies: ReadonlyArray<StrategyInput>;
   readonly summarizer?: Summarizer;
-  /** Tokens the request may use. Default 128,000 (seed 002). */
+  /** Tokens the request may use. Default 128,000, as in the compression settings. */
   readonly tokenBudget?: number;
   /** Default 0.8. */
   readonly triggerThreshold?: number;
@@ -74,7 +74,7 @@ export interface CompressionOutcome {
 }
 
 export interface HistoricalCompressionOutcome extends CompressionOutcome {
-  /** Where the current loop starts in `items` (seed 002's new loop start index). */
+  /** Where the current loop starts in `items` (the new loop start index that compressHistorical returns). */
   readonly newLoopStartIndex: number;
 }
 
@@ -126,7 +126,7 @@ export class CompressionPipeline {
     this.#fixed = estimateFixedTokens({ system: { add() {}, list: () => parts }, tools: this.#tools, tokenizer: this.#tokenizer });
   }
 
-  /** Seed 002's getUsage: what a request made of these messages would cost, against the budget. */
+  /** getUsage: what a request made of these messages would cost, against the budget. */
   getUsage(items: ReadonlyArray<ItemInput>): CompressionUsage {
     return this.#usageOf(parseItems(items));
   }

@@ -1,4 +1,4 @@
-// Seed 002's compression settings: compress once the request uses more than triggerThreshold of the
+// The compression settings (trigger/target): compress once the request uses more than triggerThreshold of the
 // budget, and then down to targetUsage of it (hysteresis), never touching the newest
 // minRecentMessages messages or the current loop.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// Seed 004's apply step: a persisted summary stands in for the messages it covers. The summary goes
+// The summary apply step: a persisted summary stands in for the messages it covers. The summary goes
 // where its start id was, the covered messages leave, the rest stay in order. A record is not applied
 // (and the history is used as it is, with a warning) when its start id is missing, when a covered
 // message is gone or was edited since (the fingerprint no longer matches), or when it overlaps a newer
@@ -113,7 +113,7 @@ export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecor
 
   if (placements.length === 0) return { items, applied, skipped };
 
-  // Seed 004 keeps only what comes from a summary's start id on: messages before the earliest start
+  // The apply step keeps only what comes from a summary's start id on: messages before the earliest start
   // that no summary covers are taken as covered by it. Stored system messages are left to the filter.
   const earliest = placements.reduce((first, placement) => (placement.at < first.at ? placement : first));
   const coveredByEarliest = new Set(earliest.covered);
@@ -142,7 +142,7 @@ export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecor
     const summaryId = coveredBy.get(item.id);
     if (summaryId !== undefined) {
       const before = position < earliest.at && !coveredByEarliest.has(item.id);
-      host.recorderFor(summaryId).summarize(item, summaryId, before ? `before the start of summary "${summaryId}", which stands in for everything before it (seed 004)` : `covered by summary "${summaryId}"`);
+      host.recorderFor(summaryId).summarize(item, summaryId, before ? `before the start of summary "${summaryId}", which stands in for everything before it` : `covered by summary "${summaryId}"`);
       continue;
     }
     // A summary item moved up to where its covered messages began.

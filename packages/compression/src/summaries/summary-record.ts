@@ -1,5 +1,5 @@
 // A summary record: what the summarize strategy returns for the application to persist, and what later
-// builds apply instead of calling the summarizer again (seed 004's compression summary entity).
+// builds apply instead of calling the summarizer again (a persisted compression summary).
 import { z } from "zod";
 
 const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be an ISO 8601 date string");
@@ -11,7 +11,7 @@ export const summaryRecordSchema = z.strictObject({
   summary: z.string(),
   /** Ids of every stored message the summary stands in for, an earlier summary's included. */
   coveredIds: z.array(z.string().min(1)).min(1, "a summary covers at least one message"),
-  /** The first covered message: the summary is applied from here (seed 004's startMessageId). */
+  /** The first covered message: the summary is applied from here (startMessageId in a stored summary message). */
   startId: z.string().min(1),
   /** Tokens of the covered messages' content when the summary was made. */
   sourceTokenCount: z.number().int().nonnegative(),
