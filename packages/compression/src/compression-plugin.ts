@@ -146,7 +146,7 @@ export class CompressionPlugin implements PipelinePlugin {
       if (restart) continue;
       if (first !== undefined) creditEarlierPasses(session, first, made, madeBy);
       session.records.unshift(...made.filter((record) => !session.records.includes(record)));
-      session.summarizer = summarizer;
+      session.summarizer = summarizer ?? reusedRecords(records, session.applied);
       buffer.flush(context);
       context.report.attach("compression", reportOf(session));
       return current;
@@ -268,6 +268,14 @@ function creditEarlierPasses(session: Session, first: FirstPass, made: ReadonlyA
   session.usageBefore = first.usageBefore;
   session.goal = first.goal;
   session.triggered = first.triggered;
+}
+
+/** The summarizer's report when it was not asked because records passed back in `summaries` were applied. */
+function reusedRecords(records: ReadonlyArray<SummaryRecord>, applied: ReadonlyArray<string>): SummarizerReport | undefined {
+  const ids = new Set(applied);
+  const used = records.filter((record) => ids.has(record.id));
+  if (used.length === 0) return undefined;
+  return { outcome: "reused", coveredCount: new Set(used.flatMap((record) => record.coveredIds)).size };
 }
 
 /** A per-build option that does not validate fails the build with PluginOptionsError naming the field. */

@@ -12,13 +12,19 @@ export interface StrategyReport {
   readonly tokensSaved: number;
 }
 
+/**
+ * - "made": this build made a record, which is in `records` for the caller to persist (the summarizer
+ *   answered, or this pipeline had made the same summary before and was not called twice);
+ * - "reused": nothing new was made: a record passed back in `summaries` was applied instead;
+ * - "threw", "timed-out", "empty": the summarizer failed, and nothing was made.
+ */
 export type SummarizerOutcome = "made" | "reused" | "threw" | "timed-out" | "empty";
 
 export interface SummarizerReport {
   readonly outcome: SummarizerOutcome;
   /** The error or problem, for an outcome other than made/reused. */
   readonly error?: string;
-  /** Messages the summary was asked to cover. */
+  /** Messages the summary was asked to cover; for "reused", the messages the applied records cover. */
   readonly coveredCount: number;
 }
 
@@ -53,6 +59,6 @@ export interface CompressionReport {
   readonly skippedSummaries: ReadonlyArray<SkippedSummary>;
   /** Records made in this build: persist them and pass them back in later builds' `summaries`. */
   readonly records: ReadonlyArray<SummaryRecord>;
-  /** What the summarizer did, when it was asked. */
+  /** What the summarizer did, when it was asked or a passed-back record of its was applied. */
   readonly summarizer: SummarizerReport | undefined;
 }

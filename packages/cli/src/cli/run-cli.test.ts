@@ -248,6 +248,12 @@ describe("ctxpipe build", () => {
     expect(record.createdAt).toBe("2026-05-01T10:01:00.000Z");
     expect(record.summary).toMatch(new RegExp(`^Extractive summary of ${record.coveredIds.length} earlier messages`));
     expect(record.summary).toContain("- The user: Check part 1 of the build.");
+    // --report builds the previous model call first on the same pipeline, which made the same summary:
+    // the record is still new to whoever persists it.
+    expect(output.report.compression.summarizer).toEqual({ outcome: "made", coveredCount: record.coveredIds.length });
+    const { path: recordsPath } = await files({ "records.json": JSON.stringify([record]) });
+    const passedBack = JSON.parse((await runInProcess([...argv, "--summaries", recordsPath("records.json")])).stdout);
+    expect(passedBack.report.compression).toMatchObject({ appliedSummaries: [record.id], records: [], summarizer: { outcome: "reused", coveredCount: record.coveredIds.length } });
   });
 
   it("--mode run with --run-context composes the run directive, and names the file and field of a bad one", async () => {

@@ -85,8 +85,28 @@ describe("summarize", () => {
     const applied = await build([plugin({ summarizer: later.summarizer })], [...items, ...chat(1, 16)], { summaries: stored });
     expect(later.calls).toHaveLength(0);
     expect(applied.report.compression).toMatchObject({ appliedSummaries: [records[0]!.id], skippedSummaries: [], records: [], triggered: false });
+    expect(applied.report.compression!.summarizer).toEqual({ outcome: "reused", coveredCount: records[0]!.coveredIds.length });
     expect(applied.request.messages[0]).toEqual(made.request.messages[0]);
     for (const id of records[0]!.coveredIds) expect(applied.report.entries.find((entry) => entry.id === id)).toMatchObject({ decision: "summarized", plugin: "apply-summaries", relatedId: records[0]!.id });
+  });
+
+  test('"made" on every build that hands a new record over, even when the pipeline remembered the summary; "reused" once it is passed back', async () => {
+    const items = chat(15);
+    const { calls, summarizer } = firstWords();
+    const pipeline = createPipeline({ plugins: [plugin({ summarizer })] });
+    // An application (or the CLI comparing with the previous turn) that builds again before persisting.
+    const first = await pipeline.build(items, { tokenizer: wordTokenizer });
+    const again = await pipeline.build(items, { tokenizer: wordTokenizer });
+    expect(calls).toHaveLength(1);
+    const records = first.report.compression!.records;
+    expect(records).toHaveLength(1);
+    const coveredCount = records[0]!.coveredIds.length;
+    expect(first.report.compression!.summarizer).toEqual({ outcome: "made", coveredCount });
+    expect(again.report.compression!.records).toEqual(records);
+    expect(again.report.compression!.summarizer).toEqual({ outcome: "made", coveredCount });
+    const passedBack = await pipeline.build(items, { tokenizer: wordTokenizer, summaries: records });
+    expect(passedBack.report.compression).toMatchObject({ appliedSummaries: [records[0]!.id], records: [], summarizer: { outcome: "reused", coveredCount } });
+    expect(calls).toHaveLength(1);
   });
 
   test("rolling: the next summary takes in the previous one's messages, and its text as previousSummary", async () => {

@@ -87,7 +87,6 @@ export function summarize(settings: Omit<SummarizeSettings, "type">, fallback?: 
       const key = `${fingerprint}|${previousSummary ?? ""}`;
 
       let record = remembered.get(key);
-      const reused = record !== undefined;
       if (record === undefined) {
         const earlier = failures.get(build.inputItems)?.get(key);
         const fresh = chosen.filter((item) => inLog(item)).map((item) => build.inputItems[inputPositions.get(item.id)!]!);
@@ -124,7 +123,9 @@ export function summarize(settings: Omit<SummarizeSettings, "type">, fallback?: 
       }
       if (session !== undefined) {
         session.records.push(record);
-        session.summarizer = { outcome: reused ? "reused" : "made", coveredCount: coveredIds.length };
+        // New to the caller either way (a passed-back record would have been applied before the chain
+        // ran): "reused" is for a build that applied one instead of making one.
+        session.summarizer = { outcome: "made", coveredCount: coveredIds.length };
       }
 
       const summaryItem = summaryItemOf(record);
