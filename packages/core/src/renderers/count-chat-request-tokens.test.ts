@@ -5,10 +5,9 @@ import { countChatMessageTokens, countChatRequestTokens } from "./count-chat-req
 import { countOpenAIChatTokens } from "./openai-chat/count-openai-chat-tokens.js";
 import type { OpenAIChatRequest } from "./openai-chat/openai-chat-request.js";
 
-const tools: ToolDefinition[] = [
-  { name: "read_file", description: "Reads a file.", parameters: { type: "object", properties: { path: { type: "string", description: "Where." } } } },
-  { name: "search", parameters: { type: "object", properties: { mode: { type: "string", enum: ["fast", "deep"] } } } },
-];
+const readFile = { name: "read_file", description: "Reads a file.", parameters: { type: "object", properties: { path: { type: "string", description: "Where." } } } };
+const search = { name: "search", parameters: { type: "object", properties: { mode: { type: "string", enum: ["fast", "deep"] } } } };
+const tools: ToolDefinition[] = [readFile, search];
 
 describe("countChatRequestTokens", () => {
   test("counts a request without tool calls exactly as the OpenAI renderer counts it", () => {
@@ -19,7 +18,10 @@ describe("countChatRequestTokens", () => {
         { role: "assistant", content: "A stack trace." },
         { role: "user", content: [{ type: "file", file: { file_id: "file-1", filename: "a.pdf" } }] },
       ],
-      tools: tools.map((tool) => ({ type: "function", function: tool })),
+      tools: [
+        { type: "function", function: readFile },
+        { type: "function", function: search },
+      ],
     };
     expect(countChatRequestTokens(request, wordTokenizer, { tools })).toBe(countOpenAIChatTokens(request, wordTokenizer));
   });

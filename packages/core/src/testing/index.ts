@@ -3,3 +3,10 @@ export { conversationFixture, everyItemTypeFixture, toolLoopFixture } from "./fi
 export { wordTokenizer } from "./word-tokenizer.js";
 export { buildWith } from "./build-with.js";
 export { type AdversarialOptions, adversarialConversations } from "./adversarial-conversations.js";
+
+// Proving a renderer right, whoever wrote it
+export type { RendererUnderTest } from "./renderer-under-test.js";
+export { checkRendererRules, type RendererRulesCheck } from "./check-renderer-rules.js";
+export { assertRendererFollowsRules, type RendererPropertyOptions } from "./assert-renderer-follows-rules.js";
+export { checkRendererCarriesContent, type RendererContentCheck } from "./check-renderer-carries-content.js";
+export { CONTENT_PIECE_NAMES, CONTENT_PIECES, type ContentPiece, type ContentPieceName, markerOf } from "./content-pieces.js";
