@@ -1,4 +1,4 @@
-// @ctxpipe/loop: the chat, agent and run loops around a ctxpipe pipeline (seeds 002 and 003), and the
+// @ctxpipe/loop: the chat, agent and run loops around a ctxpipe pipeline, and the
 // model adapters they call.
 
 // Loops

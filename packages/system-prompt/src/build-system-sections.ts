@@ -1,4 +1,4 @@
-// The sections of seed 000's system prompt, in its order, from input that has been validated.
+// The sections of the chat/agent/run system prompt, in their order, from input that has been validated.
 // Sections with no text (a policy listing nothing, no agent, no run context) are left out.
 import type { SystemPromptInput } from "./input/system-prompt-input.js";
 import { mergeToolPolicies } from "./policy/merge-tool-policies.js";

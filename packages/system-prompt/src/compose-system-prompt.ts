@@ -1,4 +1,4 @@
-// Seed 000's composeSystemPrompt: the sections joined by `---`, exactly the text the pipeline sends
+// composeSystemPrompt: the sections joined by `---`, exactly the text the pipeline sends
 // when no other plugin adds system parts.
 import type { ComposeOptions } from "./compose-system-sections.js";
 import { composeSystemSections } from "./compose-system-sections.js";

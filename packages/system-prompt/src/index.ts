@@ -1,4 +1,4 @@
-// @ctxpipe/system-prompt: seed 000's system prompt for chat, agent and run mode, composed on the
+// @ctxpipe/system-prompt: the system prompt for chat, agent and run mode, composed on the
 // insert-system stage as one system part per section.
 
 export type { SystemSection } from "./build-system-sections.js";

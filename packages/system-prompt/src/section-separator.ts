@@ -1,2 +1,2 @@
-/** Seed 000 joins the prompt's sections with a horizontal rule between blank lines. */
+/** The composer joins the prompt's sections with a horizontal rule between blank lines. */
 export const SECTION_SEPARATOR = "\n\n---\n\n";

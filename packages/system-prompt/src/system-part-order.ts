@@ -1,5 +1,5 @@
 // Where each part of the system prompt goes: parts merge lowest order first. The composed sections
-// come first, in seed 000's order; the extra parts other plugins add follow, the ones that change
+// come first, in the composer's order; the extra parts other plugins add follow, the ones that change
 // most often last, so a provider's prompt cache keeps the longest prefix. Core's build-option
 // `system` parts default to order 0, which is USER_PROMPT. Gaps of 100 leave room in between.
 export const SYSTEM_PART_ORDER = {

@@ -1,6 +1,6 @@
-// Composes the system prompt on the insert-system stage: adds each of seed 000's sections as its own
+// Composes the system prompt on the insert-system stage: adds each of the composer's sections as its own
 // system part (stable id, SYSTEM_PART_ORDER), which core's InsertSystemPlugin then merges. Register it
-// through systemPromptPlugins(), which also sets that merge's separator to seed 000's `---`.
+// through systemPromptPlugins(), which also sets that merge's separator to the composer's `---`.
 import { type PipelinePlugin, type PluginHost, type RendererName, STAGE, SYSTEM_PROMPT_ID, type StageContext } from "@ctxpipe/core";
 import { z } from "zod";
 import { buildSystemSections } from "./build-system-sections.js";
@@ -17,7 +17,7 @@ import { resolveTemplates, templateOverridesSchema } from "./templates/resolve-t
 
 declare module "@ctxpipe/core" {
   interface BuildOptions<R extends RendererName = RendererName> {
-    /** Seed 000's session mode; required by SystemPromptPlugin unless given to its constructor. */
+    /** The session mode (chat, agent or run); required by SystemPromptPlugin unless given to its constructor. */
     mode?: SessionMode;
     /** The agent whose persona (or precompiled systemPrompt) the prompt carries. */
     agent?: AgentInfo;
@@ -72,7 +72,7 @@ export class SystemPromptPlugin implements PipelinePlugin {
       return undefined;
     });
     // Core's InsertSystemPlugin joins parts with "\n\n" unless told otherwise: say so rather than
-    // send a prompt without seed 000's `---` rules.
+    // send a prompt without the composer's `---` rules.
     pipeline.hooks.insertSystem.tap({ name: PLUGIN_NAME, stage: STAGE.LAST }, (items, context) => {
       const parts = context.system.list().filter((part) => part.text.length > 0);
       if (!parts.some((part) => part.addedBy === PLUGIN_NAME)) return undefined;

@@ -1,4 +1,4 @@
-// The ready configuration: SystemPromptPlugin plus core's InsertSystemPlugin with seed 000's `---`
+// The ready configuration: SystemPromptPlugin plus core's InsertSystemPlugin with the composer's `---`
 // separator. The second has the default plugin's name, so createPipeline({ plugins }) replaces the
 // default with it.
 import { InsertSystemPlugin } from "@ctxpipe/core";

@@ -1,4 +1,4 @@
-// The per-chunk contract of seed 001, the XML renderer's extension point. The renderer asks each
+// The per-chunk contract of the memory-chunk transcript, the XML renderer's extension point. The renderer asks each
 // chunk renderer in turn (yours first, then the built-in ones) and the first that can render an item
 // renders it. Consecutive items with the same role end up in one message.
 import type { Item } from "@ctxpipe/core";

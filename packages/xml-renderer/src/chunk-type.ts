@@ -1,13 +1,13 @@
-// Seed 001's chunk types, and which of them each item carries. Most items are one chunk; an assistant
+// The memory chunk types, and which of them each item carries. Most items are one chunk; an assistant
 // item can be several (its reasoning, its text and each of its tool calls), as a chat message holds
-// what seed 001 stores as separate WORKING_FLOW, AGENT and WORKFLOW chunks.
+// what a memory-chunk store keeps as separate WORKING_FLOW, AGENT and WORKFLOW chunks.
 import { type Item, isBlank, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
 
 export const CHUNK_TYPES = ["SYSTEM", "AGENT", "WORKFLOW", "DELEGATION", "ENVIRONMENT", "WORKING_FLOW", "OUTPUT"] as const;
 
 export type ChunkType = (typeof CHUNK_TYPES)[number];
 
-/** Seed 001's enum spelling, so `excludeTypes: [ChunkType.OUTPUT]` reads as in the seed. */
+/** The memory chunks' enum spelling, so `excludeTypes: [ChunkType.OUTPUT]` reads as in chunk-based code. */
 export const ChunkType: { readonly [Type in ChunkType]: Type } = {
   SYSTEM: "SYSTEM",
   AGENT: "AGENT",

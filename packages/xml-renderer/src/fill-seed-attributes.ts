@@ -1,4 +1,4 @@
-// Items imported from chat messages lack some attributes seed 001's tags always carry. Before
+// Items imported from chat messages lack some attributes the XML chunk tags always carry. Before
 // rendering, the plugin fills them from the rest of the conversation, deterministically (never from
 // the clock), so the same items always give the same text:
 // - a call's `status`: "completed" when the conversation holds a real result for it, else "pending";

@@ -1,4 +1,4 @@
-// @ctxpipe/xml-renderer: seed 001's XML chunk renderer as a ctxpipe renderer named "xml", and the
+// @ctxpipe/xml-renderer: the XML chunk transcript renderer as a ctxpipe renderer named "xml", and the
 // per-chunk renderer contract through which applications add tags of their own.
 import "./renderer-output-map.js";
 

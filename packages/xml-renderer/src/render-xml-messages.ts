@@ -1,6 +1,6 @@
 // The XML renderer without the pipeline: items in, chat messages of tagged text out. Each item goes
 // to the first chunk renderer that can render it; consecutive items of the same role are merged into
-// one message, as seed 001 groups its chunks.
+// one message, as the chunk transcript groups its chunks.
 import type { Item } from "@ctxpipe/core";
 import type { ChunkRenderer } from "./chunk-renderer.js";
 import { CHUNK_SEPARATOR } from "./chunk-separator.js";

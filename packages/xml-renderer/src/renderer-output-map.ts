@@ -9,7 +9,7 @@ declare module "@ctxpipe/core" {
     xml: XmlRequest;
   }
   interface BuildOptions<R extends RendererName = RendererName> {
-    /** Seed 001's chunk selection for the "xml" renderer; overrides the XmlRendererPlugin's options. `systemPrompt` is an alias of `system`. */
+    /** The memory-chunk selection options for the "xml" renderer; overrides the XmlRendererPlugin's options. `systemPrompt` is an alias of `system`. */
     xml?: XmlBuildOptions;
   }
 }

@@ -1,4 +1,4 @@
-// Applies seed 001's selection options to the items the renderer receives: which are left out
+// Applies the chunk selection options to the items the renderer receives: which are left out
 // entirely, and which assistant items lose some of their chunks (say, their tool calls when
 // WORKFLOW is excluded). Done at render, after validation, so a tool result left out of the text
 // never makes the pipeline repair its call.

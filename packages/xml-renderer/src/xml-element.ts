@@ -1,4 +1,4 @@
-// Builds one tagged chunk, the way seed 001 lays it out: the opening tag with its attributes, the
+// Builds one tagged chunk, the way the XML chunk transcript lays it out: the opening tag with its attributes, the
 // escaped text on the lines between, the closing tag. Custom chunk renderers use it to stay safe.
 import { escapeXmlAttribute, escapeXmlText } from "./xml-escaping.js";
 

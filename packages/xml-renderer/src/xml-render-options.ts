@@ -1,4 +1,4 @@
-// Seed 001's selection options. They are given to the plugin (defaults for every build) and per build
+// The chunk selection options. They are given to the plugin (defaults for every build) and per build
 // as `build(items, { renderer: "xml", xml: { … } })`; a per-build value wins.
 import { z } from "zod";
 import { CHUNK_TYPES, type ChunkType } from "./chunk-type.js";
@@ -15,12 +15,12 @@ export const xmlRenderOptionsSchema = z.strictObject({
 });
 
 /**
- * The per-build `xml` options: the selection options, plus seed 001's `systemPrompt`, an alias of core's
+ * The per-build `xml` options: the selection options, plus `systemPrompt`, an alias of core's
  * `system` build option (give one of them; both is an error). Not a plugin option: a system prompt is
  * per build.
  */
 export const xmlBuildOptionsSchema = xmlRenderOptionsSchema.extend({
-  /** Seed 001's name for the system prompt; the same as the build option `system: "…"`. */
+  /** Another name for the system prompt; the same as the build option `system: "…"`. */
   systemPrompt: z.string().optional(),
 });
 
@@ -34,7 +34,7 @@ export interface XmlRenderOptions {
 
 /** What xmlBuildOptionsSchema accepts: `build(items, { renderer: "xml", xml: { … } })`. */
 export interface XmlBuildOptions extends XmlRenderOptions {
-  /** Seed 001's name for the system prompt; the same as the build option `system: "…"`. */
+  /** Another name for the system prompt; the same as the build option `system: "…"`. */
   readonly systemPrompt?: string | undefined;
 }
 

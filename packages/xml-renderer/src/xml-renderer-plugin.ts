@@ -1,5 +1,5 @@
-// XmlRendererPlugin: renders the items as seed 001's XML-tagged chat messages under the renderer
-// name "xml", applies seed 001's chunk selection options, and checks each request it builds.
+// XmlRendererPlugin: renders the items as XML-tagged chat messages (the chunk transcript) under the renderer
+// name "xml", applies the chunk selection options, and checks each request it builds.
 import { checkRules, type Item, type PipelinePlugin, type PluginHost, PluginOptionsError, parsePluginOptions, STAGE, type Tokenizer } from "@ctxpipe/core";
 import { z } from "zod";
 import type { ChunkRenderer } from "./chunk-renderer.js";
@@ -61,8 +61,8 @@ export class XmlRendererPlugin implements PipelinePlugin {
   }
 
   /**
-   * Adds a custom chunk renderer ahead of every renderer registered so far (seed 001's
-   * registerRenderer), so a later, more specific renderer wins over an earlier one.
+   * Adds a custom chunk renderer ahead of every renderer registered so far, so a later, more specific
+   * renderer wins over an earlier one.
    */
   registerRenderer(renderer: ChunkRenderer): this {
     if (!isChunkRenderer(renderer)) throw new PluginOptionsError(PLUGIN_NAME, "  registerRenderer: must be a chunk renderer { canRender(item), getRole(item), render(item) }");
@@ -79,7 +79,7 @@ export class XmlRendererPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
-    // Seed 001's `systemPrompt`, given per build as `xml.systemPrompt`: added as a system prompt part,
+    // `systemPrompt`, given per build as `xml.systemPrompt`: added as a system prompt part,
     // ahead of InsertSystemPlugin (STAGE.LATE), so it is budgeted and reported like `system`.
     pipeline.hooks.insertSystem.tap({ name: PLUGIN_NAME, stage: STAGE.DEFAULT }, (_items, context) => {
       if (context.renderer !== RENDERER) return undefined;

@@ -1,5 +1,5 @@
-// The plugins a seed 001 application passes to createPipeline: the XML renderer, and core's filter
-// set to keep stored system messages. Seed 001 sends SYSTEM chunks as <system_context>
+// The plugins a memory-chunk application passes to createPipeline: the XML renderer, and core's filter
+// set to keep stored system messages. The chunk transcript sends SYSTEM chunks as <system_context>
 // (includeSystem defaults to true), but core's default FilterPlugin drops stored system messages,
 // since a chat prompt is usually composed fresh; a FilterPlugin passed in replaces the default one.
 import { FilterPlugin } from "@ctxpipe/core";

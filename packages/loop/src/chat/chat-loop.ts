@@ -1,4 +1,4 @@
-// Seed 002's chat and agent mode: persist the user message, load the history, build, run the tool loop
+// Chat and agent mode: persist the user message, load the history, build, run the tool loop
 // (compressing inside it while the current loop stays protected), persist every message as it happens,
 // and persist a model failure so that the user can say "continue".
 import { type ItemInput, PluginOptionsError } from "@ctxpipe/core";
@@ -14,12 +14,12 @@ import { runToolLoop } from "../loop/tool-loop.js";
 import { toolsAllowedBy } from "../tools/tools-allowed-by.js";
 
 export interface ChatLoopOptions extends LoopOptions {
-  /** How the user's text is stored. Default seed 002's `USER_INPUT\n<text>`. */
+  /** How the user's text is stored. Default `USER_INPUT\n<text>`. */
   readonly formatUserInput?: (text: string) => string;
 }
 
 export interface ChatSendOptions {
-  /** Without one, nothing is loaded or stored (seed 002): the call starts from the user input alone. */
+  /** Without one, nothing is loaded or stored (chat mode without a conversation id): the call starts from the user input alone. */
   readonly conversationId?: string;
   /** The user's message, persisted before anything else. Leave it out to let the model go on from the log. */
   readonly userInput?: string;
@@ -113,7 +113,7 @@ export class ChatLoop {
   }
 }
 
-/** Seed 002's extra inputs as user items that exist for this call only; their ids say where they came from. */
+/** Chat mode's extra inputs (extra user messages, data context) as user items that exist for this call only; their ids say where they came from. */
 export function extraItems(call: Pick<ChatSendOptions, "extraUserMessages" | "dataContext">, callId: string, mode: string): ItemInput[] {
   const items: ItemInput[] = [];
   (call.extraUserMessages ?? []).forEach((text, index) => {

@@ -1,5 +1,5 @@
 // Where one loop call reads and writes its conversation: the store under a conversation id, or, with
-// no id (seed 002: no conversation id, no history), a log that lives only for the call.
+// no id (chat mode: no conversation id, no history), a log that lives only for the call.
 import type { ConversationStore, StoredMessage, StoredSummaryRecord } from "@ctxpipe/store";
 
 export interface ConversationLog {

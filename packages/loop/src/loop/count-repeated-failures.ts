@@ -1,5 +1,5 @@
 // Counts, from the log, the failures in a row with this fingerprint since the model last answered. Reading the
-// count from the log rather than from memory keeps it across restarts (seed 003's resumable run).
+// count from the log rather than from memory keeps it across restarts (a run resumes after a restart).
 import type { StoredMessage } from "@ctxpipe/store";
 
 /** The field the loop stores on an error message so that identical failures can be recognised. */
@@ -11,7 +11,7 @@ export function countRepeatedFailures(messages: ReadonlyArray<StoredMessage>, fi
     const message = messages[index]!;
     if (message.role !== "assistant") continue;
     if (message.partType !== "error") break;
-    // A different failure in between starts the count again, as seed 003's consecutiveFailCount does.
+    // A different failure in between starts the count again, as run mode's consecutive failure count does.
     if (message[FAILURE_FINGERPRINT_FIELD] !== fingerprint) break;
     count++;
   }

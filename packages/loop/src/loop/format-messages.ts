@@ -1,8 +1,8 @@
-// The texts the loop writes into the conversation, in seed 002's labelled shapes so the model can tell
+// The texts the loop writes into the conversation, in chat mode's labelled shapes so the model can tell
 // a user's words from a script, a data preview or a failed call.
 import type { ModelError } from "../model/model-error.js";
 
-/** Seed 002's data context: shown to the model for one call, never stored as history. */
+/** Chat mode's data context: shown to the model for one call, never stored as history. */
 export interface DataContext {
   readonly label: string;
   readonly path: string;
@@ -21,7 +21,7 @@ export function formatDataContext(context: DataContext): string {
   return `DATA_CONTEXT\n- Label: ${context.label}\n- Path: ${context.path}\n\n${context.preview}`;
 }
 
-/** Seeds 002/003: a failed call, persisted as an assistant message the model reads on the next turn. */
+/** Chat and run mode: a failed call, persisted as an assistant message the model reads on the next turn. */
 export function formatModelFailure(error: ModelError): string {
   const lines = [`LLM_ERROR`, `- Code: ${error.code}`];
   if (error.status !== undefined) lines.push(`- Status: ${error.status}`);

@@ -24,7 +24,7 @@ export interface LoopOptions {
   readonly compression?: CompressionPluginOptions | false;
   /** Passed to every build: maxTokens, reserveOutputTokens, validation, system... */
   readonly buildOptions?: Omit<BuildOptions, "renderer" | "tools" | "summaries" | "mode" | "agent" | "toolPolicy" | "systemToolPolicy" | "runContext">;
-  /** Model calls per loop call. Default 20 (seed 002). */
+  /** Model calls per loop call. Default 20, as in chat mode's tool loop. */
   readonly maxTurns?: number;
   /** Identical failures in a row (counted from the log) that stop with RepeatedFailureError. Default 3. */
   readonly maxRepeatedFailures?: number;

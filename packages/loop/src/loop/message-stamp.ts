@@ -1,4 +1,4 @@
-// The fields every message a loop persists carries (seeds 002/003): the id, the time and where it
+// The fields every message a loop persists carries, in chat and run mode: the id, the time and where it
 // came from.
 import type { StoredMessage } from "@ctxpipe/store";
 

@@ -1,4 +1,4 @@
-// Seed 003: the same model failure over and over stops the run with a clear error instead of looping.
+// Run mode: the same model failure over and over stops the run with a clear error instead of looping.
 import { CtxpipeError } from "@ctxpipe/core";
 import type { ModelError } from "../model/model-error.js";
 

@@ -1,4 +1,4 @@
-// The loop every mode shares (seeds 002 and 003): each turn loads the log, builds the request from it,
+// The loop every mode shares (chat, agent and run mode): each turn loads the log, builds the request from it,
 // calls the model, persists the answer, runs the tools and persists each result as it happens. The log
 // is the single source of truth, so a process that dies between turns resumes where the log stands.
 import type { SummaryRecord } from "@ctxpipe/compression";
@@ -33,7 +33,7 @@ export interface ToolLoopParams {
   readonly messages: MessageFactory;
   /** The first message of this call; with none, the first message this call persists. */
   readonly loopStartId?: string;
-  /** Items shown for this call only (seed 002's extra user messages and data context). */
+  /** Items shown for this call only (chat mode's extra user messages and data context). */
   readonly extras: ReadonlyArray<ItemInput>;
   /** The extras go right after this message; at the end of the history when it is not found. */
   readonly extrasAfterId?: string;
@@ -98,7 +98,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
       ...(model.model === undefined ? {} : { model: model.model }),
       tools: setup.tools.map(({ name, description, parameters }) => ({ name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) })),
       summaries: conversation.summaries as ReadonlyArray<SummaryRecord>,
-      // Compression inside the loop touches only the history before this call (seed 002).
+      // Compression inside the loop touches only the history before this call: the current loop is protected.
       compression: baseCompression === false ? false : { ...baseCompression, ...(loopStartId === undefined ? {} : { loopStartId }) },
     };
     const result = await params.pipeline.build(items, options);
@@ -116,7 +116,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     } catch (error) {
       if (!(error instanceof ModelError)) throw error;
       if (error.code === "LLM_ABORTED" || signal.aborted) return end("aborted");
-      // Persisted so that the model reads what happened and "continue" works (seeds 002/003).
+      // Persisted so that the model reads what happened and "continue" works.
       await persist(stampMessage(params.messages, { role: "assistant", content: formatModelFailure(error), partType: "error", errorCode: error.code, [FAILURE_FINGERPRINT_FIELD]: error.fingerprint }));
       const repeated = countRepeatedFailures((await log.load()).messages, error.fingerprint);
       const willRetry = error.retryable && retries < params.maxRetries && repeated < params.maxRepeatedFailures;

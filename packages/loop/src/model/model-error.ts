@@ -1,4 +1,4 @@
-// A failed model call. Codes start with "LLM_" (seed 002 persists exactly those as an assistant error
+// A failed model call. Codes start with "LLM_" (chat and run mode persist exactly those as an assistant error
 // message so the user can say "continue"); the fingerprint lets the loop see the same failure repeat.
 import { CtxpipeError } from "@ctxpipe/core";
 

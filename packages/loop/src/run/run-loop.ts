@@ -1,4 +1,4 @@
-// Seed 003's run mode: the conversation log `run-<runId>` is the single source of truth of a workflow
+// Run mode: the conversation log `run-<runId>` is the single source of truth of a workflow
 // run. Each turn loads it, works out the current step from it, and builds with the run directive; user
 // input, failures, answers and tool results are persisted with mode "run" and the run id, so a
 // restarted process resumes the run from the log. Once the workflow completes, the prompt switches to
@@ -40,7 +40,7 @@ export interface RunContinueOptions {
 
 export interface RunResult extends LoopResult {
   readonly runId: string;
-  /** `run-<runId>` (seed 003). */
+  /** `run-<runId>`, the run's log. */
   readonly conversationId: string;
   /** Where the run stands after this call, as its log says. */
   readonly state: RunState;

@@ -1,5 +1,5 @@
 // Where a run stands, worked out from its log alone, so that a restarted process resumes exactly where
-// the last one stopped (seed 003). Steps advance only through complete_step results the loop persisted.
+// the last one stopped. Steps advance only through complete_step results the loop persisted.
 import type { StoredMessage } from "@ctxpipe/store";
 import type { ParsedWorkflow, WorkflowEdge, WorkflowStep } from "./workflow-definition.js";
 

@@ -1,4 +1,4 @@
-// Seed 003's workflow: steps with instructions, and edges with labels, one of which may be the
+// A run mode workflow: steps with instructions, and edges with labels, one of which may be the
 // default way out of a step. A step with no outgoing edge ends the workflow.
 import { PluginOptionsError } from "@ctxpipe/core";
 import { z } from "zod";

@@ -10,7 +10,7 @@ export interface ToolRunContext {
 }
 
 export interface LoopTool extends ToolDefinitionInput {
-  /** Seed 000's tool category ("fs", "project", "ui"...), matched against the policy's category lists. */
+  /** The tool policy's tool category ("fs", "project", "ui"...), matched against the policy's category lists. */
   readonly category?: string;
   /**
    * Runs the call. A string is sent as it is, anything else as JSON; a thrown error becomes a tool

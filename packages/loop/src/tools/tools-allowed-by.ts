@@ -1,4 +1,4 @@
-// Seed 002: the tools offered to the model are filtered by the merged system- and agent-level policy
+// Chat mode: the tools offered to the model are filtered by the merged system- and agent-level policy
 // before they are rendered and counted, so a denied tool costs no tokens and cannot be called.
 import type { ToolPolicyConfig } from "@ctxpipe/system-prompt";
 import type { LoopTool } from "./loop-tool.js";

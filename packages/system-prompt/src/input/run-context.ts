@@ -1,4 +1,4 @@
-// Where a workflow run stands. A running workflow has a current step; a completed one (seed 003's
+// Where a workflow run stands. A running workflow has a current step; a completed one (run mode's
 // post-completion profile) has none, and the prompt then carries no active-step information at all.
 
 export type WorkflowStatus = "running" | "completed";

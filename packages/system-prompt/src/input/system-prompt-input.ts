@@ -1,4 +1,4 @@
-// Everything the composed system prompt depends on, in seed 000's shape.
+// Everything the composed system prompt depends on, in the composer's own input types.
 import type { AgentInfo } from "./agent-info.js";
 import type { RunContext } from "./run-context.js";
 import type { SessionMode } from "./session-mode.js";
@@ -8,7 +8,7 @@ export interface SystemPromptInput {
   readonly mode: SessionMode;
   /** The persona section, or the agent's precompiled systemPrompt in its place. */
   readonly agent?: AgentInfo;
-  /** The agent-level tool policy (seed 000's toolPolicy, mapped from the agent's tools). */
+  /** The agent-level tool policy (toolPolicy, mapped from the agent's tools). */
   readonly toolPolicy?: ToolPolicyConfig;
   /** The system-level tool policy, merged with the agent-level one; a deny at either level wins. */
   readonly systemToolPolicy?: ToolPolicyConfig;

@@ -1,6 +1,6 @@
 // `## Run Directive`: package and workflow, then the current step, its instruction, the completed
 // steps and the transitions (the default one marked), then the run-directive-protocol template.
-// A completed workflow (seed 003's post-completion profile) gets its status instead of any
+// A completed workflow (run mode's post-completion profile) gets its status instead of any
 // active-step line, and the completed-run protocol.
 import type { RunContext } from "../input/run-context.js";
 import type { Templates } from "../templates/default-templates.js";

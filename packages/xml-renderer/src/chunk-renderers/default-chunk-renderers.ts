@@ -1,4 +1,4 @@
-// The built-in chunk renderers, one per seed 001 chunk type. Between them they render every item
+// The built-in chunk renderers, one per memory chunk type. Between them they render every item
 // type, so the XML renderer needs no custom renderer to send any conversation.
 import type { ChunkRenderer } from "../chunk-renderer.js";
 import { agentChunkRenderer } from "./agent-chunk-renderer.js";

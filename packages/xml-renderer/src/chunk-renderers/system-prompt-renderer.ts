@@ -1,4 +1,4 @@
-// The system prompt composed for this build (build option `system`, seed 001's `systemPrompt`). It
+// The system prompt composed for this build (build option `system`, or `xml.systemPrompt`). It
 // is the application's own text, not a stored chunk: it is sent as written, tags of its own included.
 import { SYSTEM_PROMPT_ID } from "@ctxpipe/core";
 import type { ChunkRenderer } from "../chunk-renderer.js";
