@@ -1,5 +1,5 @@
 // Turns the events recorded during a build into the report: one entry per input item with its final
-// decision, plus entries for items plugins synthesized.
+// decision, plus entries for items plugins synthesized, plus both in one list in request order.
 import type { Item } from "../model/item.js";
 import type { DuplicateItem } from "../model/parse-items.js";
 import type { BuildContextInternals } from "./build-context.js";
@@ -11,6 +11,8 @@ const REMOVING: ReadonlySet<string> = new Set(["dropped", "summarized"]);
 export interface AssembledReport {
   readonly entries: ReportEntry[];
   readonly synthesized: ReportEntry[];
+  /** Both lists in one, in request order; see BuildReport.allEntries. */
+  readonly allEntries: ReportEntry[];
   readonly includedIds: string[];
   readonly excludedIds: string[];
 }
@@ -18,6 +20,8 @@ export interface AssembledReport {
 export interface AssembleInput {
   /** Input items in input order, each id once. */
   readonly inputItems: ReadonlyArray<Item>;
+  /** The same items in conversation order, as the first stage received them. */
+  readonly orderedItems: ReadonlyArray<Item>;
   /** Each input item's index in what build() was given. */
   readonly inputIndexes: ReadonlyArray<number>;
   /** Exact copies of earlier records, left out before the first stage. */
@@ -79,6 +83,8 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   };
 
   const entries: ReportEntry[] = [];
+  /** The entry of each input item (not of its exact copies), by id. */
+  const inputEntryById = new Map<string, ReportEntry>();
   const inputIds = new Set<string>();
   const excludedIds: string[] = [];
   const mergedInto = new Map<string, string[]>();
@@ -117,9 +123,13 @@ export function assembleReport(input: AssembleInput): AssembledReport {
       tokensSaved = Math.max(0, input.countTokens(original) - tokens);
     }
     const messageIndex = messageIndexById?.get(original.id) ?? (last?.relatedId === undefined ? undefined : messageIndexById?.get(last.relatedId));
-    entries.push(entryFor(original, inputIndex, decision, history, tokens, messageIndex, tokensSaved));
+    const entry = entryFor(original, inputIndex, decision, history, tokens, messageIndex, tokensSaved);
+    entries.push(entry);
+    inputEntryById.set(original.id, entry);
   });
 
+  /** The entries of exact copies, by the id they share with the item they copy. */
+  const copiesById = new Map<string, ReportEntry[]>();
   if (input.duplicates.length > 0) {
     for (const copy of input.duplicates) {
       const event: ReportEvent = {
@@ -128,17 +138,22 @@ export function assembleReport(input: AssembleInput): AssembledReport {
         plugin: "ctxpipe",
         reason: `an exact copy of input item ${copy.firstIndex} (same id and content), stored twice`,
       };
-      entries.push(entryFor(copy.item, copy.index, event, [event], input.countTokens(copy.item), undefined));
+      const entry = entryFor(copy.item, copy.index, event, [event], input.countTokens(copy.item), undefined);
+      entries.push(entry);
+      copiesById.set(copy.item.id, [...(copiesById.get(copy.item.id) ?? []), entry]);
     }
     entries.sort((left, right) => left.inputIndex! - right.inputIndex!);
   }
 
   const synthesized: ReportEntry[] = [];
   const includedIds: string[] = [];
+  /** The entries of the items in the request, in request order. */
+  const inRequest: ReportEntry[] = [];
   for (const item of input.finalItems) {
     if (!sent(item.id)) continue;
     if (inputIds.has(item.id)) {
       includedIds.push(item.id, ...(mergedInto.get(item.id) ?? []));
+      inRequest.push(inputEntryById.get(item.id)!);
       continue;
     }
     const history = events.get(item.id) ?? [];
@@ -148,7 +163,39 @@ export function assembleReport(input: AssembleInput): AssembledReport {
       plugin: "unknown",
       reason: "added without a recorded reason",
     };
-    synthesized.push(entryFor(item, undefined, decision, history, input.countTokens(item), messageIndexById?.get(item.id)));
+    const entry = entryFor(item, undefined, decision, history, input.countTokens(item), messageIndexById?.get(item.id));
+    synthesized.push(entry);
+    inRequest.push(entry);
   }
-  return { entries, synthesized, includedIds, excludedIds };
+  // Input entries in conversation order, each exact copy right after the item it copies.
+  const conversation: ReportEntry[] = [];
+  for (const item of input.orderedItems) conversation.push(inputEntryById.get(item.id)!, ...(copiesById.get(item.id) ?? []));
+  return { entries, synthesized, allEntries: withInputPositions(inRequest, conversation), includedIds, excludedIds };
+}
+
+/**
+ * The entries of the request, in request order, with every input entry that is not in it (dropped,
+ * summarized, merged into another item, an exact copy) put back at its place in the conversation:
+ * just before the next input entry, in `conversation` order, that is in the request; after the last
+ * one, at the end.
+ */
+function withInputPositions(inRequest: ReadonlyArray<ReportEntry>, conversation: ReadonlyArray<ReportEntry>): ReportEntry[] {
+  const placed = new Set(inRequest);
+  const leftOutBefore = new Map<ReportEntry, ReportEntry[]>();
+  let leftOut: ReportEntry[] = [];
+  for (const entry of conversation) {
+    if (!placed.has(entry)) leftOut.push(entry);
+    else if (leftOut.length > 0) {
+      leftOutBefore.set(entry, leftOut);
+      leftOut = [];
+    }
+  }
+  const all: ReportEntry[] = [];
+  for (const entry of inRequest) {
+    const before = leftOutBefore.get(entry);
+    if (before !== undefined) all.push(...before);
+    all.push(entry);
+  }
+  all.push(...leftOut);
+  return all;
 }

@@ -79,6 +79,7 @@ const internals = new WeakMap<object, BuildContextInternals>();
 const RESERVED_REPORT_FIELDS: ReadonlySet<string> = new Set([
   "entries",
   "synthesized",
+  "allEntries",
   "systemParts",
   "renderer",
   "tokenizer",

@@ -98,6 +98,20 @@ export interface BuildReport extends Partial<Readonly<ReportAttachments>> {
   readonly entries: ReadonlyArray<ReportEntry>;
   /** Items plugins added (a system prompt, a synthesized tool result), in output order. */
   readonly synthesized: ReadonlyArray<ReportEntry>;
+  /**
+   * Every entry of `entries` and of `synthesized` in one list, each once, for iterating everything the
+   * build decided about. The items in the request come in request order (the order the renderer
+   * received them: the system prompt first, an added tool result right after its call, a summary
+   * where the items it covers were); every input item that is not in the request (dropped,
+   * summarized, merged into another item, an exact copy) keeps its place in the conversation: it
+   * comes just before the next input item that is in the request, or at the end when none follows.
+   * "Next" is in conversation order: input order, except that items with a createdAt are sorted by
+   * it among themselves; an exact copy counts as right after the item it copies.
+   *
+   * Computed on first read. It is not an enumerable field: JSON.stringify(report) and
+   * `{ ...report }` leave it out, since it holds the same entries as `entries` and `synthesized`.
+   */
+  readonly allEntries: ReadonlyArray<ReportEntry>;
   /** The parts merged into the system prompt that was sent, in prompt order; empty when none was sent. */
   readonly systemParts: ReadonlyArray<SystemPartReport>;
   readonly renderer: string;

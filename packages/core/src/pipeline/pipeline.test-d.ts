@@ -1,7 +1,7 @@
 // Type tests for the plugin API and the renderer-typed build result. Checked by `tsc` (typecheck)
 // and by vitest's typecheck mode.
 import { describe, expectTypeOf, test } from "vitest";
-import type { Item, ItemOf, OpenAIChatRequest, RenderResult } from "@ctxpipe/core";
+import type { Item, ItemOf, ModelLimits, ModelLimitsRequest, OpenAIChatRequest, RenderResult, ReportEntry } from "@ctxpipe/core";
 import { createPipeline, type PipelinePlugin, type PluginHost, type StageContext, type ValidateContext } from "@ctxpipe/core";
 
 declare module "@ctxpipe/core" {
@@ -68,5 +68,25 @@ describe("build()", () => {
     expectTypeOf<ItemOf<"tool-result">["callId"]>().toEqualTypeOf<string>();
     expectTypeOf<ItemOf<"assistant">["toolCalls"][number]["kind"]>().toEqualTypeOf<"tool" | "skill">();
     expectTypeOf<Item["role"]>().toEqualTypeOf<"user" | "assistant" | "system" | "tool">();
+  });
+});
+
+describe("report and model limits", () => {
+  test("report.allEntries is one read-only list of report entries", async () => {
+    const { report } = await createPipeline().build([]);
+    expectTypeOf(report.allEntries).toEqualTypeOf<ReadonlyArray<ReportEntry>>();
+    expectTypeOf(report.entries).toEqualTypeOf<ReadonlyArray<ReportEntry>>();
+  });
+
+  test("a modelLimits tap gets the build's model and answers limits or undefined", () => {
+    const pipeline = createPipeline();
+    pipeline.hooks.modelLimits.tap({ name: "Limits" }, (request) => {
+      expectTypeOf(request).toEqualTypeOf<ModelLimitsRequest>();
+      expectTypeOf(request.model).toEqualTypeOf<string | undefined>();
+      return request.model === "m" ? { contextWindow: 1000, maxInputTokens: 800 } : undefined;
+    });
+    expectTypeOf(pipeline.hooks.modelLimits.tap).parameter(1).returns.toEqualTypeOf<ModelLimits | undefined>();
+    // @ts-expect-error the window is a number of tokens
+    pipeline.hooks.modelLimits.tap({ name: "Wrong" }, () => ({ contextWindow: "128k" }));
   });
 });

@@ -223,6 +223,7 @@ export class Pipeline implements PluginHost {
     const assembled = once(() =>
       assembleReport({
         inputItems: parsed,
+        orderedItems: ordered,
         inputIndexes,
         duplicates,
         finalItems: current,
@@ -251,8 +252,8 @@ export class Pipeline implements PluginHost {
         return systemPromptIncluded() && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0;
       },
     };
-    const report = once(
-      (): BuildReport => ({
+    const report = once((): BuildReport => {
+      const built: Omit<BuildReport, "allEntries"> = {
         ...Object.fromEntries(internals.attachments),
         entries: assembled().entries,
         synthesized: assembled().synthesized,
@@ -267,8 +268,10 @@ export class Pipeline implements PluginHost {
         violations,
         repairedViolations: repaired,
         cache: comparePrefix(previousPrefix, rendered.prefix),
-      }),
-    );
+      };
+      // Not enumerable: the same entries as entries and synthesized, so serialized reports do not hold them twice.
+      return Object.defineProperty(built, "allEntries", { get: () => assembled().allEntries, enumerable: false }) as typeof built & Pick<BuildReport, "allEntries">;
+    });
 
     return {
       request: rendered.request as RendererOutputMap[R],

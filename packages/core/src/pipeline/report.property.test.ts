@@ -8,6 +8,7 @@ import { CtxpipeError } from "../errors/ctxpipe-error.js";
 import type { ItemInput } from "../model/item.js";
 import { wordTokenizer } from "../testing/index.js";
 import { createPipeline } from "./pipeline.js";
+import type { PluginHost } from "./pipeline-hooks.js";
 
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("", "   ", "\u200B", "hello world", "你好，世界", '{"a":1}'));
 // Some dates carry no offset: the order must not depend on the machine's time zone.
@@ -86,6 +87,25 @@ describe("report invariants", () => {
           expect(entry.reason.length).toBeGreaterThan(0);
           expect(entry.plugin.length).toBeGreaterThan(0);
         }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("report.allEntries holds every entry once, what was sent in request order, what was not in conversation order", async () => {
+    const notSent: ReadonlySet<string> = new Set(["dropped", "summarized", "merged"]);
+    await fc.assert(
+      fc.asyncProperty(conversations, async (items) => {
+        const conversation: string[] = [];
+        const probe = { name: "ConversationOrder", apply: (host: PluginHost) => host.hooks.compress.tap({ name: "ConversationOrder" }, (_items, context) => void conversation.push(...context.inputItems.map((item) => item.id))) };
+        const { report } = await createPipeline({ plugins: [probe] }).build(items, { tokenizer: wordTokenizer, system: "You are terse." });
+        expect(report.allEntries).toHaveLength(report.entries.length + report.synthesized.length);
+        expect(new Set(report.allEntries)).toEqual(new Set([...report.entries, ...report.synthesized]));
+        const sentIndexes = report.allEntries.filter((entry) => !notSent.has(entry.decision) && entry.messageIndex !== undefined).map((entry) => entry.messageIndex!);
+        expect(sentIndexes).toEqual([...sentIndexes].sort((left, right) => left - right));
+        // Items left out keep their conversation order (an exact copy shares its original's id and place).
+        const leftOut = report.allEntries.filter((entry) => entry.inputIndex !== undefined && notSent.has(entry.decision)).map((entry) => conversation.indexOf(entry.id));
+        expect(leftOut).toEqual([...leftOut].sort((left, right) => left - right));
       }),
       { numRuns: 200 },
     );
