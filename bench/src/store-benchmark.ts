@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type ConversationStore, JsonlStore, type StoredMessage } from "@ctxpipe/store";
 import { PostgresStore } from "@ctxpipe/store/postgres";
-import { findPostgresBinaries } from "../../packages/store/src/postgres/__fixtures__/find-postgres-binaries.js";
+import { findPostgresBinaries } from "@ctxpipe/test-binaries";
 import { type PostgresTestServer, startPostgresServer } from "../../packages/store/src/postgres/__fixtures__/start-postgres-server.js";
 import { generateConversation } from "./generate-conversation.js";
 import { formatMilliseconds, formatRatio, formatTiming, type Timing, timingOf } from "./measure.js";

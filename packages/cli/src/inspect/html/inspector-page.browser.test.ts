@@ -1,19 +1,18 @@
 /// <reference lib="dom" />
-// The page `ctxpipe inspect --html` writes, loaded in a real headless Chromium (Debian's, driven by
-// playwright-core): it loads with no error and no network request, and shows the figures of
+// The page `ctxpipe inspect --html` writes, loaded in a real headless Chromium (the build that arrives
+// with pnpm install, or the system's: see @ctxpipe/test-binaries; driven by playwright-core): it loads with no error and no network request, and shows the figures of
 // `ctxpipe build --report` for the same input and options.
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BuildReport, ReportEntry } from "@ctxpipe/core";
+import { findChromium } from "@ctxpipe/test-binaries";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runCli } from "../../cli/run-cli.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ROOT = fileURLToPath(new URL("../../../../../", import.meta.url));
 
 interface BuildJson {
@@ -62,13 +61,12 @@ describe("the inspector page in headless Chromium", { timeout: 60_000 }, () => {
   let directory: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: this test drives Debian's Chromium. Install it (apt-get install chromium) before running the tests.`);
-    }
+    // Fails, never skips, when no Chromium can be found: the message says how to get one.
+    const chromiumBuild = await findChromium();
     directory = await mkdtemp(join(tmpdir(), "ctxpipe-inspector-"));
     // headless: playwright adds --headless itself; plain launch() runs on a fresh temporary profile it deletes on close.
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: chromiumBuild.executable,
       headless: true,
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     });

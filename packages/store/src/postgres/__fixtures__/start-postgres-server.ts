@@ -7,7 +7,7 @@ import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { findPostgresBinaries } from "./find-postgres-binaries.js";
+import { findPostgresBinaries } from "@ctxpipe/test-binaries";
 
 export interface PostgresTestServer {
   /** Connects as the superuser `postgres` to the `postgres` database over the Unix socket. */
