@@ -5,4 +5,4 @@ export { fence } from "./fence.js";
 export { markdownRules } from "./markdown-rules.js";
 export { MarkdownRendererPlugin, type MarkdownRendererPluginOptions } from "./markdown-renderer-plugin.js";
 export type { MarkdownTranscript } from "./markdown-transcript.js";
-export { renderMarkdownSection } from "./render-markdown-section.js";
+export { type MarkdownSectionOptions, renderMarkdownSection } from "./render-markdown-section.js";

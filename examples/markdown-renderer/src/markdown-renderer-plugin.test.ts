@@ -33,6 +33,27 @@ describe("MarkdownRendererPlugin", () => {
     expect(shown.request.markdown).toContain("### Thinking\n\nThe screenshot shows a stack trace.");
   });
 
+  test("names attachments given as data with a placeholder, and reports the item cleared", async () => {
+    const items = [
+      { id: "u1", type: "user" as const, text: "Two files.", attachments: [{ type: "image" as const, url: "data:image/png;base64,iVBORw0KGgo=" }, { type: "file" as const, fileId: "file-7", filename: "notes.pdf" }] },
+    ];
+    const result = await buildWith([new MarkdownRendererPlugin()], items, { renderer: "markdown" });
+    expect(result.request.markdown).toBe("### User\n\nTwo files.\n\n*(image attachment)*\n\n*(file attachment: notes.pdf, file id `file-7`)*\n");
+    expect(result.report.entries[0]).toMatchObject({ decision: "cleared", stage: "render", reason: "attachment data is not written into the transcript; a placeholder names each attachment" });
+  });
+
+  test("shows an assistant's reasoning only with includeThinking, and otherwise reports it left out", async () => {
+    const items = [
+      { id: "u1", type: "user" as const, text: "Why?" },
+      { id: "a1", type: "assistant" as const, text: "Because.", reasoning: [{ text: "The cache was stale.", signature: "sig" }] },
+    ];
+    const hidden = await buildWith([new MarkdownRendererPlugin()], items, { renderer: "markdown" });
+    expect(hidden.report.entries[1]).toMatchObject({ decision: "repaired", reason: "its reasoning is left out of the transcript (includeThinking is false)" });
+    const shown = await buildWith([new MarkdownRendererPlugin({ includeThinking: true })], items, { renderer: "markdown" });
+    expect(shown.request.markdown).toContain("### Assistant\n\n**Reasoning**\n\nThe cache was stale.\n\nBecause.");
+    expect(shown.report.entries[1]).toMatchObject({ decision: "kept" });
+  });
+
   test("says which section carries each item", async () => {
     const result = await buildWith([new MarkdownRendererPlugin()], toolLoopFixture(), { renderer: "markdown" });
     expect(result.report.entries.map((entry) => [entry.id, entry.messageIndex])).toEqual([

@@ -1,10 +1,10 @@
 // MarkdownRendererPlugin: renders the items as one Markdown transcript under the renderer name
 // "markdown". Built on @ctxpipe/core's public API only, the way any third-party renderer is.
-import { checkRules, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE } from "@ctxpipe/core";
+import { type Attachment, checkRules, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE } from "@ctxpipe/core";
 import { z } from "zod";
 import { markdownRules } from "./markdown-rules.js";
 import type { MarkdownTranscript } from "./markdown-transcript.js";
-import { renderMarkdownSection } from "./render-markdown-section.js";
+import { renderMarkdownSection, shownReasoning } from "./render-markdown-section.js";
 
 const PLUGIN_NAME = "MarkdownRendererPlugin";
 const RENDERER = "markdown";
@@ -12,12 +12,17 @@ const RENDERER = "markdown";
 const markdownRendererPluginOptionsSchema = z.strictObject({
   /** A title for the document, as its first line. */
   title: z.string().min(1).optional(),
-  /** Thinking items are the model's private notes; a transcript for people leaves them out by default. */
+  /** Thinking items and an assistant's reasoning are the model's private notes; a transcript for people leaves them out by default. */
   includeThinking: z.boolean().default(false),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
 export type MarkdownRendererPluginOptions = z.input<typeof markdownRendererPluginOptionsSchema>;
+
+/** Whether an attachment carries its content (a data: URL or base64), which the transcript does not. */
+function hasData(attachment: Attachment): boolean {
+  return attachment.type === "image" ? attachment.url.startsWith("data:") : attachment.data !== undefined;
+}
 
 /** Between sections: a thematic break, so each turn stands apart. */
 const SECTION_BREAK = "\n\n---\n\n";
@@ -41,8 +46,16 @@ export class MarkdownRendererPlugin implements PipelinePlugin {
           context.report.drop(item, "thinking is left out of the transcript (includeThinking is false)");
           continue;
         }
+        // What the section leaves out of the item is reported, so nothing is lost silently.
+        const sectionOptions = { includeReasoning: this.#options.includeThinking };
+        if (item.type === "user" && item.attachments?.some(hasData)) {
+          context.report.clear(item, "attachment data is not written into the transcript; a placeholder names each attachment");
+        } else if (item.type === "assistant" && (item.reasoning ?? []).filter((entry) => entry.text.trim().length > 0).length > shownReasoning(item, sectionOptions).length) {
+          const why = this.#options.includeThinking ? "redacted reasoning is opaque data" : "includeThinking is false";
+          context.report.repair(item, `its reasoning is left out of the transcript (${why})`);
+        }
         messageIndexById.set(item.id, sections.length);
-        sections.push(renderMarkdownSection(item));
+        sections.push(renderMarkdownSection(item, sectionOptions));
       }
       const title = this.#options.title === undefined ? "" : `# ${this.#options.title}\n\n`;
       const request: MarkdownTranscript = { markdown: `${title}${sections.join(SECTION_BREAK)}\n` };

@@ -1,6 +1,7 @@
 // One item as one section of the transcript: a heading that says who spoke or what happened, then
 // the text. Prose stays prose; JSON, tool output and anything meant to be read verbatim is fenced.
-import { type Item, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
+// Attachment data has no place in a transcript: a placeholder names it.
+import { type Attachment, type Item, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
 import { fence } from "./fence.js";
 
 function looksLikeJson(text: string): boolean {
@@ -45,19 +46,35 @@ function code(name: string): string {
   return `${ticks}${pad}${name}${pad}${ticks}`;
 }
 
-export function renderMarkdownSection(item: Item): string {
+/** What a section shows besides the item's own content. */
+export interface MarkdownSectionOptions {
+  /** An assistant's reasoning, before its text (redacted reasoning, opaque data, never). Default false. */
+  readonly includeReasoning?: boolean;
+}
+
+function attachmentLine(attachment: Attachment): string {
+  // A transcript carries no payload: data is named by a placeholder, which the plugin reports.
+  if (attachment.type === "image") return attachment.url.startsWith("data:") ? "*(image attachment)*" : `![attachment](${attachment.url})`;
+  const details = [attachment.filename, attachment.fileId === undefined ? undefined : `file id ${code(attachment.fileId)}`].filter((detail) => detail !== undefined);
+  return `*(file attachment${details.length === 0 ? "" : `: ${details.join(", ")}`})*`;
+}
+
+/** Reasoning a section shows: readable, not redacted. */
+export function shownReasoning(item: Item, options: MarkdownSectionOptions = {}): ReadonlyArray<string> {
+  if (item.type !== "assistant" || options.includeReasoning !== true) return [];
+  return (item.reasoning ?? []).filter((entry) => entry.redacted !== true && entry.text.trim().length > 0).map((entry) => entry.text);
+}
+
+export function renderMarkdownSection(item: Item, options: MarkdownSectionOptions = {}): string {
   switch (item.type) {
     case "system":
       return section(item.id === SYSTEM_PROMPT_ID ? "System prompt" : "System note", prose(item.text));
-    case "user": {
-      const attachments = (item.attachments ?? []).map((attachment) =>
-        attachment.type === "image" && !attachment.url.startsWith("data:") ? `![attachment](${attachment.url})` : `*(${attachment.type} attachment${attachment.type === "file" && attachment.filename !== undefined ? `: ${attachment.filename}` : ""})*`,
-      );
-      return section("User", body(item.text), ...attachments);
-    }
+    case "user":
+      return section("User", body(item.text), ...(item.attachments ?? []).map(attachmentLine));
     case "assistant": {
+      const reasoning = shownReasoning(item, options).map((text) => `**Reasoning**\n\n${prose(text)}`);
       const calls = item.toolCalls.map((call) => `**${call.kind === "skill" ? "Skill" : "Tool"} call** ${code(call.name)} (${code(call.id)})\n\n${fence(call.arguments, "json")}`);
-      return section(item.clarification === true ? "Assistant asks" : "Assistant", body(item.text), ...calls);
+      return section(item.clarification === true ? "Assistant asks" : "Assistant", ...reasoning, body(item.text), ...calls);
     }
     case "tool-result": {
       const what = `${item.kind === "skill" ? "skill" : "tool"} result ${code(item.toolName ?? "unknown")} (${code(item.callId)})`;
