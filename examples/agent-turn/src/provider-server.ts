@@ -3,8 +3,11 @@
 // request, the final answer; summary requests get a summary. It checks every request it receives against
 // the provider's rules (written here independently of ctxpipe) and answers HTTP 400 when one is broken, as
 // the provider would: the SDK then throws, and the problem is kept in `problems` and printed.
+// Usage: OpenAI's prompt_tokens counted the way OpenAI counts them; Anthropic's, about 4 characters a token.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { countOpenAIChatTokens, type OpenAIChatRequest } from "@ctxpipe/core";
+import { getEncoding } from "@ctxpipe/tokenizers";
 
 export type Provider = "openai" | "anthropic";
 
@@ -155,7 +158,7 @@ export function anthropicProblems(body: Json): string[] {
 
 // ---- how the "model" answers ----
 
-/** About the tokens of every text in a value (4 characters a token), for the usage figures. */
+/** About the tokens of every text in a value (4 characters a token): Anthropic publishes no tokenizer to count with. */
 function aboutTokens(value: unknown): number {
   const text = (found: unknown): number => (typeof found === "string" ? found.length : Array.isArray(found) ? found.reduce((sum: number, entry) => sum + text(entry), 0) : isObject(found) ? Object.values(found).reduce((sum: number, entry) => sum + text(entry), 0) : 0);
   return Math.ceil(text(value) / 4);
@@ -183,7 +186,9 @@ function answerFrom(results: ReadonlyArray<string>): string {
   const findings = results.map((output) => {
     const lines = output.split("\n");
     const failure = lines.find((line) => line.includes("✗"));
-    return failure === undefined ? `${lines[0]} has ${lines.length} lines; it keeps amounts in minor units.` : `${failure.replace("✗", "").trim()} (${lines.at(-1)}).`;
+    if (failure !== undefined) return `One test fails: ${failure.replace("✗", "").trim()} (${lines.at(-1)}).`;
+    const rounding = lines.find((line) => line.includes("round half")) ?? lines.at(-1)!;
+    return `${lines[0]!.replace(/^\/\/ /, "")} (${lines.length} lines): ${rounding.replace(/^\s*\/\/ (step \d+: )?/, "")}.`;
   });
   return `Done. ${findings.join(" ")}`;
 }
@@ -211,8 +216,10 @@ function sharedPrefix(body: Json, earlier: ReadonlyArray<Json>, provider: Provid
 
 function openAIReply(body: Json, kind: "turn" | "summary", counter: number, cachedMessages: number): Json {
   const messages = body.messages as Json[];
-  const prompt = aboutTokens(messages) + aboutTokens(body.tools);
-  const cached = cachedMessages === 0 ? 0 : aboutTokens(messages.slice(0, cachedMessages)) + aboutTokens(body.tools);
+  // prompt_tokens as OpenAI counts them (o200k_base for gpt-4o; its published message and tool formatting).
+  const count = (part: Json[]) => countOpenAIChatTokens({ ...body, messages: part } as unknown as OpenAIChatRequest, getEncoding("o200k_base"));
+  const prompt = count(messages);
+  const cached = cachedMessages === 0 ? 0 : count(messages.slice(0, cachedMessages));
   let message: Json;
   if (kind === "summary") message = { role: "assistant", content: summaryOf(String(messages[0]!.content)), refusal: null };
   else if (messages.at(-1)!.role === "tool") {
