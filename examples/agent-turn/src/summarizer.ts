@@ -3,7 +3,8 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Summarizer } from "@ctxpipe/compression";
 import type OpenAI from "openai";
 
-// The summarize strategy calls this once per compression step, with a ready prompt (transcript included).
+// The summarize strategy calls this when a compression step summarizes old turns, with a ready prompt
+// (the transcript and any earlier summary included) and a deadline (signal).
 
 export function openAISummarizer(openai: OpenAI, model = "gpt-4o-mini"): Summarizer {
   return async ({ prompt, maxTokens, signal }) => {
