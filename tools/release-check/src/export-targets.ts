@@ -22,11 +22,16 @@ export function exportTargets(manifest: PackageManifest): ExportTarget[] {
   return targets;
 }
 
-/** The files `bin` points at, as written (e.g. "./dist/bin.js"). */
+/** The files `bin` points at, as written (e.g. "./bin/ctxpipe.js"). */
 export function binTargets(manifest: PackageManifest): string[] {
   const { bin } = manifest;
   if (bin === undefined) return [];
   return typeof bin === "string" ? [bin] : Object.values(bin);
+}
+
+/** The built file a committed bin launcher loads ("dist/bin.js" for `await import("../dist/bin.js")`), if any. */
+export function launchedFile(launcher: string): string | undefined {
+  return /import\("\.\.\/(dist\/[\w/-]+\.js)"\)/.exec(launcher)?.[1];
 }
 
 /** The built files a publish needs: export targets other than the source condition, and bins. */

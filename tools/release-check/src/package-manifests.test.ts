@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { binTargets, exportTargets, packagePath } from "./export-targets.js";
+import { binTargets, exportTargets, launchedFile, packagePath } from "./export-targets.js";
 import { dependencyFields } from "./package-manifest.js";
 import { repoRoot } from "./repo-root.js";
 import { isSemver, satisfiesPeerRange } from "./semver.js";
@@ -81,13 +81,18 @@ describe.each(packages.map((pkg) => [pkg.manifest.name, pkg] as const))("%s", (n
     }
   });
 
-  it("has a bin built from a source file when it is the CLI", () => {
+  it("has a bin: a committed launcher that loads a command built from a source file", () => {
     const bins = binTargets(manifest);
     if (name === "@ctxpipe/cli") expect(Object.keys(manifest.bin ?? {})).toEqual(["ctxpipe"]);
     for (const bin of bins) {
-      expect(bin).toMatch(/^\.\/dist\/.+\.js$/);
-      const source = packagePath(bin).replace(/^dist\//, "src/").replace(/\.js$/, ".ts");
-      expect(existsSync(join(pkg.dir, source)), `bin ${bin} has no source ${source}`).toBe(true);
+      // A committed file, so that installing the workspace links the command before anything is built.
+      expect(bin).toMatch(/^\.\/bin\/.+\.js$/);
+      const launcher = readFileSync(join(pkg.dir, packagePath(bin)), "utf8");
+      expect(launcher.startsWith("#!/usr/bin/env node\n"), `${bin} starts with a node shebang`).toBe(true);
+      const built = launchedFile(launcher);
+      expect(built, `${bin} imports a file under dist/`).toBeDefined();
+      const source = built!.replace(/^dist\//, "src/").replace(/\.js$/, ".ts");
+      expect(existsSync(join(pkg.dir, source)), `${built} has no source ${source}`).toBe(true);
     }
   });
 

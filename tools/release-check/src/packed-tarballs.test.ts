@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { binTargets, builtTargets, exportTargets, packagePath } from "./export-targets.js";
+import { binTargets, builtTargets, exportTargets, launchedFile, packagePath } from "./export-targets.js";
 import { ensureBuilt } from "./ensure-built.js";
 import { once } from "./once.js";
 import { dependencyFields, type PackageManifest } from "./package-manifest.js";
@@ -60,10 +60,12 @@ describe.each(packages.map((pkg) => [pkg.manifest.name, pkg] as const))("%s", (n
     for (const target of builtTargets(pkg.manifest)) expect(tarball.files).toContain(`package/${packagePath(target)}`);
   });
 
-  it("has bins that run under node from a shell", { timeout }, () => {
+  it("has bins that run under node from a shell, with the built command they load", { timeout }, () => {
     const tarball = packed();
     for (const bin of binTargets(pkg.manifest)) {
-      expect(readFromTarball(tarball, packagePath(bin)), bin).toMatch(/^#!\/usr\/bin\/env node\n/);
+      const launcher = readFromTarball(tarball, packagePath(bin));
+      expect(launcher, bin).toMatch(/^#!\/usr\/bin\/env node\n/);
+      expect(tarball.files, `${bin} loads ${launchedFile(launcher)}`).toContain(`package/${launchedFile(launcher)}`);
     }
   });
 

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BuildReport, ReportEntry } from "@ctxpipe/core";
-import { findChromium } from "@ctxpipe/test-binaries";
+// A private tool package, imported by path: a published package never depends on it.
+import { findChromium } from "../../../../../tools/test-binaries/src/index.js";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runCli } from "../../cli/run-cli.js";

@@ -7,7 +7,8 @@ import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { findPostgresBinaries } from "@ctxpipe/test-binaries";
+// The test programs live in a private tool package, imported by path: a published package never depends on it.
+import { findPostgresBinaries } from "../../../../../tools/test-binaries/src/index.js";
 
 export interface PostgresTestServer {
   /** Connects as the superuser `postgres` to the `postgres` database over the Unix socket. */
