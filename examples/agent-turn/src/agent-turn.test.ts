@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { CLAUDE_MODEL } from "./anthropic-turn.js";
 import { budgetFor, REPLY_TOKENS } from "./budget.js";
 import { OPENAI_MODEL } from "./openai-turn.js";
+import { createAgentPipeline } from "./pipeline.js";
 import { type Provider, startProviderServer } from "./provider-server.js";
 import { CONTEXT_LIMIT, type ExampleRun, type ProviderRun, runExample, USER_MESSAGES } from "./run-example.js";
 import { runTool } from "./tools.js";
@@ -24,11 +25,17 @@ beforeAll(async () => {
   example = await runExample({ quiet: true });
 }, 60_000);
 
-test("the budget comes from the model registry, reply tokens reserved, capped by the context limit", () => {
+test("the budget comes from the model registry, reply tokens reserved, capped by the context limit", async () => {
   expect(budgetFor("gpt-4o", REPLY_TOKENS)).toEqual({ maxTokens: 128_000, reserveOutputTokens: 2_048 });
   expect(budgetFor("gpt-4o", 50_000)).toEqual({ maxTokens: 128_000, reserveOutputTokens: 16_384 }); // gpt-4o replies with at most 16,384
   expect(budgetFor("gpt-5", 16_384)).toEqual({ maxTokens: 272_000 + 16_384, reserveOutputTokens: 16_384 }); // GPT-5 caps the prompt at 272,000
   expect(budgetFor(CLAUDE_MODEL, REPLY_TOKENS, CONTEXT_LIMIT)).toEqual({ maxTokens: CONTEXT_LIMIT, reserveOutputTokens: REPLY_TOKENS });
+  // Without a cap, reserveOutputTokens alone gives the same budget: TokenizerPlugin knows the window from the same registry.
+  const pipeline = createAgentPipeline(() => "unused");
+  for (const model of ["gpt-4o", "gpt-5", CLAUDE_MODEL]) {
+    const result = await pipeline.build([{ id: "u1", type: "user", text: "hi" }], { model, reserveOutputTokens: REPLY_TOKENS });
+    expect(result.report.budget, model).toMatchObject(budgetFor(model, REPLY_TOKENS));
+  }
 });
 
 test("the server refused nothing: every request was well-formed for its provider", () => {
