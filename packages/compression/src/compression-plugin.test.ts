@@ -151,6 +151,30 @@ describe("chains", () => {
     expect(called).toEqual([]);
   });
 
+  test("a result cleared by one strategy and dropped by the next: each is credited with its own part", async () => {
+    // Clearing every old result is not enough for this budget, so the sliding window then drops the
+    // oldest turns, cleared results and all.
+    const chain = new CompressionPlugin({ strategies: [{ type: "clear-tool-results", keepRecent: 1, placeholder: "cleared {tool}" }, "sliding-window"], tokenBudget: 300, minRecentMessages: 2 });
+    const result = await createPipeline({ plugins: [chain] }).build(toolChat(12), { tokenizer: wordTokenizer });
+    const report = result.report.compression!;
+    const t1 = result.report.entries.find((entry) => entry.id === "t1")!;
+    expect(t1).toMatchObject({ decision: "dropped", plugin: "sliding-window", tokens: 100, tokensSaved: 100 });
+    expect(t1.history.map((event) => [event.decision, event.plugin])).toContainEqual(["cleared", "clear-tool-results"]);
+    // The placeholder, "cleared read", is 2 words: clearing took out 98, the drop the 2 that were left.
+    expect(report.savings.filter((saving) => saving.id === "t1")).toEqual([
+      { id: "t1", strategy: "clear-tool-results", tokensSaved: 98 },
+      { id: "t1", strategy: "sliding-window", tokensSaved: 2 },
+    ]);
+    const byStrategy = (name: string) => report.savings.filter((saving) => saving.strategy === name).reduce((sum, saving) => sum + saving.tokensSaved, 0);
+    expect(report.strategies.map((strategy) => [strategy.name, strategy.tokensSaved])).toEqual([
+      ["clear-tool-results", byStrategy("clear-tool-results")],
+      ["sliding-window", byStrategy("sliding-window")],
+    ]);
+    expect(byStrategy("clear-tool-results")).toBe(98 * report.strategies[0]!.itemsAffected);
+    const saved = result.report.entries.reduce((sum, entry) => sum + (entry.tokensSaved ?? 0), 0);
+    expect(byStrategy("clear-tool-results") + byStrategy("sliding-window")).toBe(saved);
+  });
+
   test("each strategy takes what is left; tokensSaved per strategy adds up", async () => {
     // Results cleared to nothing much is not enough for a budget this small: summarize, then slide.
     const chain = new CompressionPlugin({
@@ -163,7 +187,15 @@ describe("chains", () => {
     expect(report.records).toHaveLength(1);
     expect(report.strategies[1]).toMatchObject({ name: "summarize", ran: true, itemsAffected: report.records[0]!.coveredIds.length });
     expect(report.strategies[1]!.tokensSaved).toBeGreaterThan(0);
-    expect(report.strategies.reduce((sum, strategy) => sum + strategy.tokensSaved, 0)).toBe(report.usageBefore - report.usageAfter);
+    // Each is credited with its own work, counted as the entries are: an item's savings add up to its
+    // entry's tokensSaved, and the strategies' figures to all of them less what the summary costs.
+    for (const entry of result.report.entries) {
+      const savings = report.savings.filter((saving) => saving.id === entry.id);
+      expect(savings.reduce((sum, saving) => sum + saving.tokensSaved, 0)).toBe(entry.tokensSaved ?? 0);
+    }
+    const saved = result.report.entries.reduce((sum, entry) => sum + (entry.tokensSaved ?? 0), 0);
+    const summaries = result.report.synthesized.filter((entry) => entry.type === "summary").reduce((sum, entry) => sum + entry.tokens, 0);
+    expect(report.strategies.reduce((sum, strategy) => sum + strategy.tokensSaved, 0)).toBe(saved - summaries);
     expect(report.usageAfter).toBeLessThanOrEqual(report.triggerAt!);
     // Once the summary exists the build starts over with it applied, as the next build will: what
     // it covers is summarized, not first cleared (the next build would not clear it either).
@@ -214,7 +246,7 @@ describe("chains", () => {
     const result = await pipelineWith({ strategies: [dropOldestTurn, "sliding-window"], tokenBudget: 1000, minRecentMessages: 2 }).build(chat(40), { tokenizer: wordTokenizer });
     expect(result.report.entries.find((entry) => entry.id === "u1")).toMatchObject({ decision: "dropped", plugin: "drop-first" });
     expect(result.report.entries.find((entry) => entry.id === "u2")).toMatchObject({ decision: "dropped", plugin: "sliding-window" });
-    expect(result.report.compression!.strategies[0]).toEqual({ name: "drop-first", ran: true, itemsAffected: 2, tokensSaved: 48 });
+    expect(result.report.compression!.strategies[0]).toEqual({ name: "drop-first", ran: true, itemsAffected: 2, tokensSaved: 40 });
   });
 
   test("a strategy that removes a protected item fails the build with a PluginError naming it", async () => {

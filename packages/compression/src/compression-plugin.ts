@@ -27,7 +27,7 @@ import {
 import { z } from "zod";
 import "./build-options.js";
 import type { CompressionBuildOptions } from "./build-options.js";
-import type { CompressionReport, SummarizerReport } from "./compression-report.js";
+import type { CompressionReport, ItemSaving, SummarizerReport } from "./compression-report.js";
 import { DecisionBuffer } from "./decision-buffer.js";
 import { checkThresholds, type CompressionSettings, compressionSettingsSchema } from "./compression-settings.js";
 import type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
@@ -120,12 +120,31 @@ export class CompressionPlugin implements PipelinePlugin {
     let first: FirstPass | undefined;
     for (let pass = 1; ; pass++) {
       const buffer = new DecisionBuffer();
+      // What the apply step took out, by who made each summary: a summary made in an earlier pass is
+      // its strategy's work, a persisted one the apply step's.
+      const applySavings: ItemSaving[] = [];
+      const applyCosts = new Map<string, number>();
       const applied = applySummaries(items, [...records, ...made], {
-        recorderFor: (summaryId) => buffer.as(madeBy.get(summaryId) ?? APPLY_STEP),
+        recorderFor: (summaryId) => {
+          const name = madeBy.get(summaryId) ?? APPLY_STEP;
+          const recorder = buffer.as(name);
+          return {
+            ...recorder,
+            summarize: (item, relatedId, reason) => {
+              if (typeof item !== "string") applySavings.push({ id: item.id, strategy: name, tokensSaved: context.countTokens(item) });
+              recorder.summarize(item, relatedId, reason);
+            },
+            synthesize: (item, reason) => {
+              if (typeof item !== "string") applyCosts.set(name, (applyCosts.get(name) ?? 0) + context.countTokens(item));
+              recorder.synthesize(item, reason);
+            },
+          };
+        },
         warn: (message) => buffer.warn(`${APPLY_STEP}: ${message}`),
         madeNow: madeBy,
       });
       const session = this.#session(context, settings, enabled, loopStartId, applied);
+      session.savings.push(...applySavings);
       if (pass === 1) first = { usageBefore: session.usageBefore, goal: session.goal, triggered: session.triggered };
       let current = applied.items;
       let restart = false;
@@ -144,7 +163,7 @@ export class CompressionPlugin implements PipelinePlugin {
         }
       }
       if (restart) continue;
-      if (first !== undefined) creditEarlierPasses(session, first, made, madeBy);
+      if (first !== undefined) creditEarlierPasses(session, first, made, madeBy, applySavings, applyCosts);
       session.records.unshift(...made.filter((record) => !session.records.includes(record)));
       session.summarizer = summarizer ?? reusedRecords(records, session.applied);
       buffer.flush(context);
@@ -169,6 +188,7 @@ export class CompressionPlugin implements PipelinePlugin {
       saved: 0,
       triggered: false,
       strategies: [],
+      savings: [],
       applied: applied.applied,
       skipped: applied.skipped,
       records: [],
@@ -231,10 +251,27 @@ export class CompressionPlugin implements PipelinePlugin {
 
     let usage = session.fixed;
     for (const item of result) usage += estimateItemTokens(item, context);
+    // Its own work, counted exactly: all of an item it removed as the item stood (a placeholder an
+    // earlier strategy left, not the original), the difference for one it replaced under the same
+    // id, less what the items it added (a summary) cost.
     let affected = 0;
+    let saved = 0;
     const present = new Set(result);
-    for (const item of items) if (!present.has(item)) affected++;
-    session.strategies.push({ name: strategy.name, ran: true, itemsAffected: affected, tokensSaved: Math.max(0, session.usage - usage) });
+    let resultPositions: Map<string, number> | undefined;
+    for (const item of items) {
+      if (present.has(item)) continue;
+      affected++;
+      resultPositions ??= positionsOf(result);
+      const position = resultPositions.get(item.id);
+      const tokensSaved = context.countTokens(item) - (position === undefined ? 0 : context.countTokens(result[position]!));
+      session.savings.push({ id: item.id, strategy: strategy.name, tokensSaved });
+      saved += tokensSaved;
+    }
+    if (result.length + affected !== items.length || resultPositions !== undefined) {
+      const before = new Set(items);
+      for (const item of result) if (!before.has(item) && !positions.has(item.id)) saved -= context.countTokens(item);
+    }
+    session.strategies.push({ name: strategy.name, ran: true, itemsAffected: affected, tokensSaved: saved });
     session.saved += Math.max(0, session.usage - usage);
     session.usage = usage;
     return result;
@@ -248,21 +285,25 @@ interface FirstPass {
 }
 
 /**
- * The report of a build that started over: figures from where it really started, and the summary
- * made in an earlier pass credited to the strategy that made it (the last pass only applied it).
+ * The report of a build that started over: figures from where it really started, and the summaries
+ * made in earlier passes credited to the strategies that made them (the last pass only applied them):
+ * the items their apply step took out, less what the summaries cost.
  */
-function creditEarlierPasses(session: Session, first: FirstPass, made: ReadonlyArray<SummaryRecord>, madeBy: ReadonlyMap<string, string>): void {
+function creditEarlierPasses(session: Session, first: FirstPass, made: ReadonlyArray<SummaryRecord>, madeBy: ReadonlyMap<string, string>, applySavings: ReadonlyArray<ItemSaving>, applyCosts: ReadonlyMap<string, number>): void {
   if (made.length === 0) return;
   const saved = Math.max(0, first.usageBefore - session.usageBefore);
-  const credited = new Set<string>();
-  for (const record of made) {
-    const name = madeBy.get(record.id)!;
+  for (const name of new Set(made.map((record) => madeBy.get(record.id)!))) {
     const index = session.strategies.findIndex((strategy) => strategy.name === name);
     if (index === -1) continue;
     const entry = session.strategies[index]!;
-    const share = credited.has(name) || credited.size > 0 ? 0 : saved;
-    credited.add(name);
-    session.strategies[index] = { name, ran: true, itemsAffected: entry.itemsAffected + record.coveredIds.length, tokensSaved: entry.tokensSaved + share };
+    let affected = 0;
+    let tokens = -(applyCosts.get(name) ?? 0);
+    for (const saving of applySavings) {
+      if (saving.strategy !== name) continue;
+      affected++;
+      tokens += saving.tokensSaved;
+    }
+    session.strategies[index] = { name, ran: true, itemsAffected: entry.itemsAffected + affected, tokensSaved: entry.tokensSaved + tokens };
   }
   session.saved += saved;
   session.usageBefore = first.usageBefore;
@@ -326,6 +367,7 @@ function reportOf(session: Session): CompressionReport {
     goal: session.goal,
     ran: session.applied.length > 0 || session.records.length > 0 || session.strategies.some((strategy) => strategy.itemsAffected > 0),
     strategies: [...session.strategies],
+    savings: [...session.savings],
     appliedSummaries: [...session.applied],
     skippedSummaries: [...session.skipped],
     records: [...session.records],

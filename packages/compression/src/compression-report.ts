@@ -8,7 +8,21 @@ export interface StrategyReport {
   readonly ran: boolean;
   /** Items it dropped, cleared or summarized. */
   readonly itemsAffected: number;
-  /** Estimated tokens the request lost through it (what a summary costs is already taken off). */
+  /**
+   * Tokens of content the request lost through it, counted as report.entries' tokens are (message
+   * formatting aside), less what a summary it made costs. Only its own work: a result one strategy
+   * cleared and a later one dropped credits the first with what the placeholder took out and the
+   * second with the placeholder. The `savings` of each item add up to the entry's tokensSaved.
+   */
+  readonly tokensSaved: number;
+}
+
+/** What one strategy (or the apply step, "apply-summaries") took out of one item. */
+export interface ItemSaving {
+  readonly id: string;
+  /** The strategy's name, or "apply-summaries" for a persisted summary applied. */
+  readonly strategy: string;
+  /** All of the item as it then stood, for one dropped or summarized; the difference, for one cleared. */
   readonly tokensSaved: number;
 }
 
@@ -53,6 +67,12 @@ export interface CompressionReport {
   /** Whether any strategy changed anything. */
   readonly ran: boolean;
   readonly strategies: ReadonlyArray<StrategyReport>;
+  /**
+   * Per item the chain took content from, in the order it happened: an item cleared and then dropped
+   * has two. Core's FitBudgetPlugin, after the chain, is not in it: the rest of an entry's
+   * tokensSaved is its final decision's.
+   */
+  readonly savings: ReadonlyArray<ItemSaving>;
   /** Persisted summaries (records and summary items) applied in this build. */
   readonly appliedSummaries: ReadonlyArray<string>;
   /** Records not applied, and why: a missing start id, messages changed or gone, an overlap. */

@@ -1,6 +1,6 @@
 // One pass of the chain's compression state, found by a strategy (summarize) through its context.
 import type { StageContext } from "@ctxpipe/core";
-import type { SkippedSummary, StrategyReport, SummarizerReport } from "./compression-report.js";
+import type { ItemSaving, SkippedSummary, StrategyReport, SummarizerReport } from "./compression-report.js";
 import type { CompressionSettings } from "./compression-settings.js";
 import type { SummaryRecord } from "./summaries/summary-record.js";
 
@@ -16,6 +16,8 @@ export interface Session {
   saved: number;
   triggered: boolean;
   readonly strategies: StrategyReport[];
+  /** What each strategy (and the apply step) took from each item, counted exactly. */
+  readonly savings: ItemSaving[];
   readonly applied: string[];
   readonly skipped: SkippedSummary[];
   readonly records: SummaryRecord[];

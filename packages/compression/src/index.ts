@@ -3,7 +3,7 @@ import "./build-options.js";
 
 export type { CompressionBuildOptions } from "./build-options.js";
 export { CompressionPlugin, type CompressionPluginOptions } from "./compression-plugin.js";
-export type { CompressionReport, SkippedSummary, StrategyReport, SummarizerOutcome, SummarizerReport } from "./compression-report.js";
+export type { CompressionReport, ItemSaving, SkippedSummary, StrategyReport, SummarizerOutcome, SummarizerReport } from "./compression-report.js";
 export type { CompressionSettings, CompressionSettingsInput } from "./compression-settings.js";
 export type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
 export { type ClearToolResultsSettings, clearToolResults } from "./strategies/clear-tool-results.js";

@@ -64,7 +64,10 @@ describe("sliding-window", () => {
       expect(entry).toMatchObject({ stage: "compress", plugin: "sliding-window" });
       expect(entry.tokensSaved).toBe(entry.tokens);
     }
-    expect(compression.strategies).toEqual([{ name: "sliding-window", ran: true, itemsAffected: dropped.length, tokensSaved: compression.usageBefore - compression.usageAfter }]);
+    // Credited with the dropped items' tokens, counted as the entries are (message formatting aside).
+    const saved = result.report.entries.reduce((sum, entry) => sum + (entry.tokensSaved ?? 0), 0);
+    expect(compression.strategies).toEqual([{ name: "sliding-window", ran: true, itemsAffected: dropped.length, tokensSaved: saved }]);
+    expect(compression.savings).toEqual(dropped.map((id) => ({ id, strategy: "sliding-window", tokensSaved: result.report.entries.find((entry) => entry.id === id)!.tokens })));
   });
 
   test("never splits a tool call from its result, parallel calls and late results included", async () => {
