@@ -1,10 +1,21 @@
 // Computes what the inspector shows from a CLI build: the budget split by kind, one timeline row per
 // item with its decision and who made it, the summaries and what they cover, and the cache break point.
-import type { SummaryRecord } from "@ctxpipe/compression";
-import { type Decision, type Item, itemText, type ReportEntry, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
+import type { ItemSaving, SummaryRecord } from "@ctxpipe/compression";
+import { type Decision, type Item, type ReportEntry, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
 import { createTokenizer } from "@ctxpipe/tokenizers";
 import type { CliBuild } from "../build/build-conversation.js";
-import { type BudgetSegment, type BudgetSegmentKind, type Inspection, type InspectionCache, PREVIEW_LENGTH, type SummaryView, type TimelineRow } from "./inspection.js";
+import { itemPreview } from "./item-preview.js";
+import {
+  type BudgetSegment,
+  type BudgetSegmentKind,
+  type Inspection,
+  type InspectionCache,
+  type InspectionSavings,
+  PREVIEW_LENGTH,
+  type SavedBy,
+  type SummaryView,
+  type TimelineRow,
+} from "./inspection.js";
 
 export const DECISIONS: ReadonlyArray<Decision> = ["kept", "merged", "repaired", "synthesized", "cleared", "summarized", "dropped"];
 
@@ -58,10 +69,12 @@ export function inspectionOf(build: CliBuild, title: string): Inspection {
 
   const textOf = (entry: ReportEntry): string => {
     const item = itemsById.get(entry.id);
-    if (item !== undefined && entry.inputIndex !== undefined) return itemText(item);
+    if (item !== undefined && entry.inputIndex !== undefined) return itemPreview(item);
     if (entry.id === SYSTEM_PROMPT_ID) return systemPrompt;
     return newRecords.get(entry.id)?.summary ?? givenRecords.get(entry.id)?.summary ?? "";
   };
+  const savingsById = new Map<string, ItemSaving[]>();
+  for (const saving of compression?.savings ?? []) savingsById.set(saving.id, [...(savingsById.get(saving.id) ?? []), saving]);
   const rowOf = (entry: ReportEntry): TimelineRow => ({
     id: entry.id,
     inputIndex: entry.inputIndex,
@@ -75,11 +88,13 @@ export function inspectionOf(build: CliBuild, title: string): Inspection {
     relatedId: entry.relatedId,
     tokens: entry.tokens,
     tokensSaved: entry.tokensSaved,
+    savedBy: savedByOf(entry, savingsById.get(entry.id) ?? []),
     messageIndex: entry.messageIndex,
     preview: preview(textOf(entry)),
     history: entry.history,
   });
 
+  const timeline = timelineOf(report.entries.map(rowOf), report.synthesized.map(rowOf));
   const decisions = Object.fromEntries(DECISIONS.map((decision) => [decision, 0])) as Record<Decision, number>;
   for (const entry of report.entries) decisions[entry.decision]++;
 
@@ -94,7 +109,7 @@ export function inspectionOf(build: CliBuild, title: string): Inspection {
     decisions,
     inputCount: result.metadata.inputCount,
     outputCount: result.metadata.outputCount,
-    timeline: timelineOf(report.entries.map(rowOf), report.synthesized.map(rowOf)),
+    timeline,
     summaries: summariesOf(build, newRecords, givenRecords, textOf),
     systemParts: report.systemParts.map((part) => ({ id: part.id, addedBy: part.addedBy, tokens: part.tokens })),
     request: build.request,
@@ -108,9 +123,50 @@ export function inspectionOf(build: CliBuild, title: string): Inspection {
             usageAfter: compression.usageAfter,
             strategies: compression.strategies.map(({ name, ran, itemsAffected, tokensSaved }) => ({ name, ran, itemsAffected, tokensSaved })),
           },
+    savings: savingsOf(timeline, compression?.strategies.map((strategy) => strategy.name) ?? []),
     warnings: [...input.warnings, ...report.warnings],
     violations: report.violations.map((violation) => violation.message),
   };
+}
+
+/**
+ * Splits an entry's tokensSaved between the compression steps that took part (report.compression's
+ * savings) and, for the rest, the plugin of its final decision (FitBudget after the chain, the filter).
+ */
+function savedByOf(entry: ReportEntry, savings: ReadonlyArray<ItemSaving>): SavedBy[] {
+  const saved = entry.tokensSaved ?? 0;
+  if (saved <= 0 || entry.inputIndex === undefined) return [];
+  const credits = new Map<string, number>();
+  let credited = 0;
+  for (const saving of savings) {
+    credits.set(saving.strategy, (credits.get(saving.strategy) ?? 0) + saving.tokensSaved);
+    credited += saving.tokensSaved;
+  }
+  // Savings that do not fit the entry's figure describe some other state of the item: do not split.
+  if (credited > saved) return [{ plugin: entry.plugin, tokens: saved }];
+  if (saved > credited) credits.set(entry.plugin, (credits.get(entry.plugin) ?? 0) + saved - credited);
+  return [...credits].filter(([, tokens]) => tokens > 0).map(([plugin, tokens]) => ({ plugin, tokens }));
+}
+
+/** Per plugin, the rows' credits, less what the summaries a plugin added cost (as the compression report counts them). */
+function savingsOf(timeline: ReadonlyArray<TimelineRow>, strategies: ReadonlyArray<string>): InspectionSavings {
+  // The chain's strategies first, in chain order (the order they act in), then the others as they come.
+  const byPlugin = new Map<string, { items: number; tokens: number }>();
+  for (const row of timeline) for (const credit of row.savedBy) if (strategies.includes(credit.plugin)) byPlugin.set(credit.plugin, { items: 0, tokens: 0 });
+  for (const name of strategies) {
+    const sum = byPlugin.get(name);
+    if (sum === undefined) continue;
+    byPlugin.delete(name);
+    byPlugin.set(name, sum);
+  }
+  const add = (plugin: string, items: number, tokens: number) => {
+    const sum = byPlugin.get(plugin) ?? { items: 0, tokens: 0 };
+    byPlugin.set(plugin, { items: sum.items + items, tokens: sum.tokens + tokens });
+  };
+  for (const row of timeline) for (const credit of row.savedBy) add(credit.plugin, 1, credit.tokens);
+  for (const row of timeline) if (row.inputIndex === undefined && row.type === "summary" && byPlugin.has(row.plugin)) add(row.plugin, 0, -row.tokens);
+  const list = [...byPlugin].map(([plugin, sum]) => ({ plugin, ...sum }));
+  return { total: list.reduce((sum, entry) => sum + entry.tokens, 0), byPlugin: list };
 }
 
 /** Input rows in input order; a synthesized row goes just before the first input row sent after it. */

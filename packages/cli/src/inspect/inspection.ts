@@ -49,10 +49,30 @@ export interface TimelineRow {
   readonly relatedId: string | undefined;
   readonly tokens: number;
   readonly tokensSaved: number | undefined;
+  /**
+   * Who saved tokensSaved, in the order they acted: one entry, the decision's plugin, unless several
+   * took part (a result one strategy cleared and another dropped: the clearing is credited with what
+   * the placeholder took out, the drop with the placeholder). Empty when nothing was saved.
+   */
+  readonly savedBy: ReadonlyArray<SavedBy>;
   readonly messageIndex: number | undefined;
   /** The item's text as stored, shortened to PREVIEW_LENGTH characters. */
   readonly preview: string;
   readonly history: ReadonlyArray<ReportEvent>;
+}
+
+export interface SavedBy {
+  /** A compression strategy's name, or the plugin of a decision (FitBudget, apply-summaries …). */
+  readonly plugin: string;
+  readonly tokens: number;
+}
+
+/** Tokens saved per plugin, from the timeline's rows: each is credited with its own work only. */
+export interface InspectionSavings {
+  /** The sum of byPlugin: the rows' saved tokens less what the summaries sent in their place cost. */
+  readonly total: number;
+  /** The compression strategies in chain order, then the others as they come; a summarizing plugin's figure has the summary's cost taken off. */
+  readonly byPlugin: ReadonlyArray<{ readonly plugin: string; readonly items: number; readonly tokens: number }>;
 }
 
 export interface SummaryView {
@@ -104,6 +124,8 @@ export interface Inspection {
         readonly strategies: ReadonlyArray<{ readonly name: string; readonly ran: boolean; readonly itemsAffected: number; readonly tokensSaved: number }>;
       }
     | undefined;
+  /** Who saved what; the compression strategies' figures are theirs in `compression` too. */
+  readonly savings: InspectionSavings;
   readonly warnings: ReadonlyArray<string>;
   readonly violations: ReadonlyArray<string>;
 }

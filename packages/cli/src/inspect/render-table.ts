@@ -26,6 +26,8 @@ const percent = (part: number, whole: number) => (whole === 0 ? "0.0%" : `${((pa
 /** Cells longer than this are shortened (ids can be long); the last column gets what width is left. */
 const MAX_CELL = 28;
 const MIN_LAST_COLUMN = 30;
+/** The preview after a row's reason, on one line: enough to recognise the message. */
+const TABLE_PREVIEW_LENGTH = 72;
 
 function shorten(text: string, length: number): string {
   const characters = [...text];
@@ -86,6 +88,13 @@ function foldKeptRuns(rows: ReadonlyArray<TimelineRow>, all: boolean): Line[] {
   return lines;
 }
 
+/** The reason, who saved what when several did, and the start of the item's text. */
+function reasonCell(row: TimelineRow): string {
+  const split = row.savedBy.length > 1 ? `; saved ${row.savedBy.map((credit) => `${number(credit.tokens)} by ${credit.plugin}`).join(" + ")}` : "";
+  const preview = row.preview === "" ? "" : ` — ${shorten(row.preview.replace(/\s+/g, " ").trim(), TABLE_PREVIEW_LENGTH)}`;
+  return `${row.reason}${split}${preview}`;
+}
+
 export function renderTable(inspection: Inspection, options: { readonly all: boolean; readonly columns: number }): string {
   const out: string[] = [];
   const { budget } = inspection;
@@ -117,9 +126,14 @@ export function renderTable(inspection: Inspection, options: { readonly all: boo
         (strategies.length === 0 ? "" : `; ${strategies.join(", ")}`),
     );
   }
+  if (inspection.savings.byPlugin.length > 0) {
+    const savings = inspection.savings;
+    const parts = savings.byPlugin.map((entry) => `${entry.plugin} ${number(entry.tokens)} (${number(entry.items)} item${entry.items === 1 ? "" : "s"})`);
+    out.push(`Saved: ${number(savings.total)} tokens in all, each by the plugin that took them out: ${parts.join(", ")}`);
+  }
   out.push("");
   out.push("Timeline");
-  const header = ["where", "id", "type", "decision", "stage/plugin", "tokens", "saved", "reason"];
+  const header = ["where", "id", "type", "decision", "stage/plugin", "tokens", "saved", "reason — preview"];
   const rows: string[][] = [header];
   for (const line of foldKeptRuns(inspection.timeline, options.all)) {
     if ("folded" in line) {
@@ -138,7 +152,7 @@ export function renderTable(inspection: Inspection, options: { readonly all: boo
       `${row.stage}/${row.plugin.replace(/Plugin$/, "")}`,
       number(row.tokens),
       row.tokensSaved === undefined ? "" : number(row.tokensSaved),
-      row.reason,
+      reasonCell(row),
     ]);
   }
   out.push(...table(rows, new Set([5, 6]), options.columns - 2).map((line) => `  ${line}`));

@@ -22,6 +22,13 @@ function compressionHtml(inspection: Inspection): string {
 ${table}`;
 }
 
+function savingsHtml(inspection: Inspection): string {
+  const savings = inspection.savings;
+  if (savings.byPlugin.length === 0) return "";
+  const parts = savings.byPlugin.map((entry) => `${escapeHtml(entry.plugin)} ${formatCount(entry.tokens)} (${formatCount(entry.items)} item${entry.items === 1 ? "" : "s"})`);
+  return `<p data-figure="saved" data-tokens="${savings.total}">Saved ${formatCount(savings.total)} tokens in all, each by the plugin that took them out: ${parts.join(", ")}.</p>`;
+}
+
 export function renderDecisionsHtml(inspection: Inspection): string {
   const counts = Object.entries(inspection.decisions)
     .map(([decision, count]) => `<li class="decision-count${count === 0 ? " none" : ""}" data-decision="${decision}" data-count="${count}"><span class="badge d-${decision}">${decision}</span> <b>${formatCount(count)}</b></li>`)
@@ -31,5 +38,6 @@ export function renderDecisionsHtml(inspection: Inspection): string {
 <p class="note">The final decision about each of the ${formatCount(inspection.inputCount)} input messages.</p>
 <ul class="decision-counts">${counts}</ul>
 ${compressionHtml(inspection)}
+${savingsHtml(inspection)}
 </section>`;
 }

@@ -33,7 +33,9 @@ function rowHtml(row: TimelineRow, index: number, anchors: ReadonlyMap<string, s
   const related = row.relatedId === undefined ? "" : `<div class="related">→ ${idLink(row.relatedId, anchors)}</div>`;
   const message =
     row.messageIndex !== undefined && row.messageIndex < messageCount ? ` <a class="message-link" href="#message-${row.messageIndex}">↳ message ${row.messageIndex}</a>` : "";
-  const saved = row.tokensSaved === undefined ? "" : formatCount(row.tokensSaved);
+  const split =
+    row.savedBy.length > 1 ? row.savedBy.map((credit) => `<div class="muted saved-by">${formatCount(credit.tokens)} ${escapeHtml(credit.plugin)}</div>`).join("") : "";
+  const saved = row.tokensSaved === undefined ? "" : `${formatCount(row.tokensSaved)}${split}`;
   const kind = row.role === row.type ? escapeHtml(row.type) : `${escapeHtml(row.type)} <span class="muted">(${escapeHtml(row.role)})</span>`;
   return `<tr id="row-${index}" class="row${added ? " synthesized" : ""}" data-id="${escapeHtml(row.id)}" data-decision="${row.decision}" data-tokens="${row.tokens}">
 <td class="item"><code class="id" title="${escapeHtml(row.id)}">${escapeHtml(row.id)}</code><div class="where">${where} · ${kind}</div></td>
@@ -67,7 +69,7 @@ export function renderTimelineHtml(inspection: Inspection): string {
   const added = inspection.timeline.filter((row) => row.inputIndex === undefined).length;
   return `<section id="timeline" aria-labelledby="timeline-heading">
 <h2 id="timeline-heading">Timeline</h2>
-<p class="note">${formatCount(inspection.timeline.length)} items: the input in order${added === 0 ? "" : `, and ${formatCount(added)} added by plugins (marked <span class="added">added</span>) where they were sent`}. Tokens are what an item costs as sent (or would have cost); saved is what the decision took out.</p>
+<p class="note">${formatCount(inspection.timeline.length)} items: the input in order${added === 0 ? "" : `, and ${formatCount(added)} added by plugins (marked <span class="added">added</span>) where they were sent`}. Tokens are what an item costs as sent (or would have cost); saved is what the decisions took out, split by plugin when several took part.</p>
 ${filterHtml(inspection.timeline)}
 <div class="scroll"><table class="timeline">
 <thead><tr><th>item</th><th>decision</th><th>stage / plugin</th><th class="num">tokens</th><th class="num">saved</th><th>reason, preview and history</th></tr></thead>

@@ -13,6 +13,7 @@ const row = (fields: Partial<TimelineRow> & Pick<TimelineRow, "id" | "type" | "d
   messageIndex: undefined,
   preview: "",
   history: [{ decision: fields.decision, stage: fields.stage, plugin: fields.plugin, reason: fields.reason, ...(fields.relatedId === undefined ? {} : { relatedId: fields.relatedId }) }],
+  savedBy: fields.tokensSaved === undefined ? [] : [{ plugin: fields.plugin, tokens: fields.tokensSaved }],
   ...fields,
 });
 
@@ -48,7 +49,7 @@ export const SMALL_INSPECTION: Inspection = {
     row({ id: "m1", inputIndex: 0, location: "line 1", type: "user", decision: "summarized", stage: "compress", plugin: "summarize", reason: 'covered by summary "summary_1"', relatedId: "summary_1", tokens: 12, tokensSaved: 12, messageIndex: 1, preview: "Show me the logs." }),
     row({ id: "m2", inputIndex: 1, location: "line 2", type: "assistant", decision: "summarized", stage: "compress", plugin: "summarize", reason: 'covered by summary "summary_1"', relatedId: "summary_1", tokens: 14, tokensSaved: 14, messageIndex: 1, preview: "Reading them." }),
     row({ id: "m3", inputIndex: 2, location: "line 3", type: "user", decision: "dropped", stage: "filter", plugin: "FilterPlugin", reason: "includeInContext is false", tokens: 8, tokensSaved: 8, preview: "(draft)" }),
-    row({ id: "m4", inputIndex: 3, location: "line 4", type: "assistant", decision: "kept", stage: "render", plugin: "OpenAIChatRendererPlugin", reason: "sent in message 2", tokens: 25, messageIndex: 2, preview: "read_file{\"path\":\"a.log\"}" }),
+    row({ id: "m4", inputIndex: 3, location: "line 4", type: "assistant", decision: "kept", stage: "render", plugin: "OpenAIChatRendererPlugin", reason: "sent in message 2", tokens: 25, messageIndex: 2, preview: "read_file({\"path\":\"a.log\"})" }),
     row({
       id: "m5",
       inputIndex: 4,
@@ -92,6 +93,14 @@ export const SMALL_INSPECTION: Inspection = {
     strategies: [
       { name: "clear-tool-results", ran: true, itemsAffected: 1, tokensSaved: 28 },
       { name: "summarize", ran: true, itemsAffected: 2, tokensSaved: 11 },
+    ],
+  },
+  savings: {
+    total: 47,
+    byPlugin: [
+      { plugin: "clear-tool-results", items: 1, tokens: 28 },
+      { plugin: "summarize", items: 2, tokens: 11 },
+      { plugin: "FilterPlugin", items: 1, tokens: 8 },
     ],
   },
   warnings: ["line 3: unknown field \"draft\" ignored"],
