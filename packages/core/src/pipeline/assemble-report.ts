@@ -11,8 +11,8 @@ const REMOVING: ReadonlySet<string> = new Set(["dropped", "summarized"]);
 export interface AssembledReport {
   readonly entries: ReportEntry[];
   readonly synthesized: ReportEntry[];
-  /** Both lists in one, in request order; see BuildReport.allEntries. */
-  readonly allEntries: ReportEntry[];
+  /** Both lists in one, in request order (see BuildReport.allEntries); computed when called. */
+  allEntries(): ReportEntry[];
   readonly includedIds: string[];
   readonly excludedIds: string[];
 }
@@ -83,8 +83,6 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   };
 
   const entries: ReportEntry[] = [];
-  /** The entry of each input item (not of its exact copies), by id. */
-  const inputEntryById = new Map<string, ReportEntry>();
   const inputIds = new Set<string>();
   const excludedIds: string[] = [];
   const mergedInto = new Map<string, string[]>();
@@ -123,13 +121,9 @@ export function assembleReport(input: AssembleInput): AssembledReport {
       tokensSaved = Math.max(0, input.countTokens(original) - tokens);
     }
     const messageIndex = messageIndexById?.get(original.id) ?? (last?.relatedId === undefined ? undefined : messageIndexById?.get(last.relatedId));
-    const entry = entryFor(original, inputIndex, decision, history, tokens, messageIndex, tokensSaved);
-    entries.push(entry);
-    inputEntryById.set(original.id, entry);
+    entries.push(entryFor(original, inputIndex, decision, history, tokens, messageIndex, tokensSaved));
   });
 
-  /** The entries of exact copies, by the id they share with the item they copy. */
-  const copiesById = new Map<string, ReportEntry[]>();
   if (input.duplicates.length > 0) {
     for (const copy of input.duplicates) {
       const event: ReportEvent = {
@@ -138,22 +132,17 @@ export function assembleReport(input: AssembleInput): AssembledReport {
         plugin: "ctxpipe",
         reason: `an exact copy of input item ${copy.firstIndex} (same id and content), stored twice`,
       };
-      const entry = entryFor(copy.item, copy.index, event, [event], input.countTokens(copy.item), undefined);
-      entries.push(entry);
-      copiesById.set(copy.item.id, [...(copiesById.get(copy.item.id) ?? []), entry]);
+      entries.push(entryFor(copy.item, copy.index, event, [event], input.countTokens(copy.item), undefined));
     }
     entries.sort((left, right) => left.inputIndex! - right.inputIndex!);
   }
 
   const synthesized: ReportEntry[] = [];
   const includedIds: string[] = [];
-  /** The entries of the items in the request, in request order. */
-  const inRequest: ReportEntry[] = [];
   for (const item of input.finalItems) {
     if (!sent(item.id)) continue;
     if (inputIds.has(item.id)) {
       includedIds.push(item.id, ...(mergedInto.get(item.id) ?? []));
-      inRequest.push(inputEntryById.get(item.id)!);
       continue;
     }
     const history = events.get(item.id) ?? [];
@@ -163,14 +152,30 @@ export function assembleReport(input: AssembleInput): AssembledReport {
       plugin: "unknown",
       reason: "added without a recorded reason",
     };
-    const entry = entryFor(item, undefined, decision, history, input.countTokens(item), messageIndexById?.get(item.id));
-    synthesized.push(entry);
-    inRequest.push(entry);
+    synthesized.push(entryFor(item, undefined, decision, history, input.countTokens(item), messageIndexById?.get(item.id)));
   }
-  // Input entries in conversation order, each exact copy right after the item it copies.
-  const conversation: ReportEntry[] = [];
-  for (const item of input.orderedItems) conversation.push(inputEntryById.get(item.id)!, ...(copiesById.get(item.id) ?? []));
-  return { entries, synthesized, allEntries: withInputPositions(inRequest, conversation), includedIds, excludedIds };
+
+  // Only a caller who reads report.allEntries pays for it.
+  const allEntries = (): ReportEntry[] => {
+    // Entries are in input order, so an item's own entry comes before those of its exact copies.
+    const entryById = new Map<string, ReportEntry>();
+    const copiesById = new Map<string, ReportEntry[]>();
+    for (const entry of entries) {
+      if (!entryById.has(entry.id)) entryById.set(entry.id, entry);
+      else copiesById.set(entry.id, [...(copiesById.get(entry.id) ?? []), entry]);
+    }
+    // The same walk as above: synthesized entries were made in this order.
+    const inRequest: ReportEntry[] = [];
+    let added = 0;
+    for (const item of input.finalItems) {
+      if (sent(item.id)) inRequest.push(inputIds.has(item.id) ? entryById.get(item.id)! : synthesized[added++]!);
+    }
+    // Input entries in conversation order, each exact copy right after the item it copies.
+    const conversation: ReportEntry[] = [];
+    for (const item of input.orderedItems) conversation.push(entryById.get(item.id)!, ...(copiesById.get(item.id) ?? []));
+    return withInputPositions(inRequest, conversation);
+  };
+  return { entries, synthesized, allEntries, includedIds, excludedIds };
 }
 
 /**

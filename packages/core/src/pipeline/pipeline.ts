@@ -252,6 +252,7 @@ export class Pipeline implements PluginHost {
         return systemPromptIncluded() && systemPrompt !== undefined && "text" in systemPrompt ? systemPrompt.text.length : 0;
       },
     };
+    const allEntries = once(() => assembled().allEntries());
     const report = once((): BuildReport => {
       const built: Omit<BuildReport, "allEntries"> = {
         ...Object.fromEntries(internals.attachments),
@@ -270,7 +271,7 @@ export class Pipeline implements PluginHost {
         cache: comparePrefix(previousPrefix, rendered.prefix),
       };
       // Not enumerable: the same entries as entries and synthesized, so serialized reports do not hold them twice.
-      return Object.defineProperty(built, "allEntries", { get: () => assembled().allEntries, enumerable: false }) as typeof built & Pick<BuildReport, "allEntries">;
+      return Object.defineProperty(built, "allEntries", { get: allEntries, enumerable: false }) as typeof built & Pick<BuildReport, "allEntries">;
     });
 
     return {

@@ -15,8 +15,10 @@ async function outcomeOf(run: () => Promise<{ request: unknown; tokenCount: numb
     const result = await run();
     const { request, tokenCount, metadata, includedIds, excludedIds } = result;
     // report.cache compares with the pipeline's previous build: the one field that depends on what it built before.
-    const { cache: _cache, ...report } = result.report as { cache: unknown };
-    return { ok: true, value: JSON.parse(JSON.stringify({ request, tokenCount, report, metadata, includedIds, excludedIds })) };
+    const { cache: _cache, ...report } = result.report as { cache: unknown; allEntries: unknown };
+    // allEntries is not enumerable, so JSON leaves it out: compare it on its own.
+    const { allEntries } = result.report as { allEntries: unknown };
+    return { ok: true, value: JSON.parse(JSON.stringify({ request, tokenCount, report, allEntries, metadata, includedIds, excludedIds })) };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
