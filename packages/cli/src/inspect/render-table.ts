@@ -128,7 +128,7 @@ export function renderTable(inspection: Inspection, options: { readonly all: boo
   }
   if (inspection.savings.byPlugin.length > 0) {
     const savings = inspection.savings;
-    const parts = savings.byPlugin.map((entry) => `${entry.plugin} ${number(entry.tokens)} (${number(entry.items)} item${entry.items === 1 ? "" : "s"})`);
+    const parts = savings.byPlugin.map((entry) => `${entry.plugin.replace(/Plugin$/, "")} ${number(entry.tokens)} (${number(entry.items)} item${entry.items === 1 ? "" : "s"})`);
     out.push(`Saved: ${number(savings.total)} tokens in all, each by the plugin that took them out: ${parts.join(", ")}`);
   }
   out.push("");
