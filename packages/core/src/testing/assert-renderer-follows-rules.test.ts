@@ -35,7 +35,7 @@ describe("assertRendererFollowsRules", () => {
     const naive = everythingAsUserText((items) => ({ messages: items.map((item) => ({ role: "user", content: textOf(item) })) }));
     const failure = assertRendererFollowsRules(fc, { renderer: "openai", plugins: naive, rules: openAIChatRules, build: { validation: "report" }, seed: 7 });
     await expect(failure).rejects.toThrow(/Counterexample: \[\[[\s\S]*the "openai" request is not valid:\n {2}OAI-012 \[strict\] at messages\[\d+\]\.content/);
-  });
+  }, 60_000);
 });
 
 describe("checkRendererRules", () => {
