@@ -106,6 +106,7 @@ describe("AnthropicMessagesRendererPlugin", () => {
   test.for([
     { name: "4096 by default", plugins: [], options: {}, expected: 4096 },
     { name: "the build's reserveOutputTokens", plugins: [], options: { maxTokens: 100_000, reserveOutputTokens: 8192 }, expected: 8192 },
+    { name: "the build's reserveOutputTokens given alone, with no window known (no budget)", plugins: [], options: { reserveOutputTokens: 8192 }, expected: 8192 },
     { name: "the maxTokens option first", plugins: [{ maxTokens: 1024 }], options: { maxTokens: 100_000, reserveOutputTokens: 8192 }, expected: 1024 },
   ])("max_tokens is $name", async ({ plugins, options, expected }) => {
     const result = await buildWith([new AnthropicMessagesRendererPlugin(...plugins)], hi, { renderer: "anthropic", ...options });

@@ -81,7 +81,8 @@ export class AnthropicMessagesRendererPlugin implements PipelinePlugin {
       for (const { item, reason } of rendered.dropped) context.report.drop(item, reason);
       for (const warning of rendered.warnings) context.warn(warning);
 
-      const reserve = context.budget?.reserveOutputTokens ?? 0;
+      // Without a budget (a reserve given alone for a model whose window no plugin knows) the reserve is still the answer's room.
+      const reserve = context.budget?.reserveOutputTokens ?? context.options.reserveOutputTokens ?? 0;
       const request: AnthropicMessagesRequest = {
         ...(context.model === undefined ? {} : { model: context.model }),
         max_tokens: this.#options.maxTokens ?? (reserve > 0 ? reserve : DEFAULT_MAX_TOKENS),
