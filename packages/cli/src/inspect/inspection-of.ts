@@ -169,7 +169,10 @@ function savingsOf(timeline: ReadonlyArray<TimelineRow>, strategies: ReadonlyArr
   return { total: list.reduce((sum, entry) => sum + entry.tokens, 0), byPlugin: list };
 }
 
-/** Input rows in input order; a synthesized row goes just before the first input row sent after it. */
+/**
+ * Input rows in file order (the timeline's lines; `report.allEntries` follows the request's order instead,
+ * which dated messages can change); a synthesized row goes just before the first input row sent after it.
+ */
 function timelineOf(inputRows: ReadonlyArray<TimelineRow>, synthesized: ReadonlyArray<TimelineRow>): TimelineRow[] {
   const rows = [...inputRows];
   for (const row of synthesized) {
@@ -191,7 +194,7 @@ function budgetOf(build: CliBuild): Inspection["budget"] {
     const sum = sums.get(kind) ?? { tokens: 0, items: 0 };
     sums.set(kind, { tokens: sum.tokens + tokens, items: sum.items + items });
   };
-  for (const entry of [...result.report.entries, ...result.report.synthesized]) {
+  for (const entry of result.report.allEntries) {
     if (!isSent(entry.decision) || entry.decision === "merged") continue;
     add(segmentOf(entry.type), entry.tokens, 1);
   }
@@ -207,7 +210,7 @@ function budgetOf(build: CliBuild): Inspection["budget"] {
 
 function summariesOf(build: CliBuild, newRecords: ReadonlyMap<string, SummaryRecord>, givenRecords: ReadonlyMap<string, SummaryRecord>, textOf: (entry: ReportEntry) => string): SummaryView[] {
   const report = build.result.report;
-  const entries = [...report.entries, ...report.synthesized];
+  const entries = report.allEntries;
   const tokensById = new Map(entries.map((entry) => [entry.id, entry]));
   const views: SummaryView[] = [];
   for (const entry of entries) {
