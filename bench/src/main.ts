@@ -93,7 +93,7 @@ log(
 );
 
 log("\n6. Conversation stores: appends (each durable when it resolves) and loads of a long conversation, JsonlStore and PostgresStore side by side");
-log("   messages as the loops persist them (seed 002's fields; 0.1–21 KB, median 1.3 KB); rates are per run, medians (min–max)");
+log("   messages as the loops persist them (chat mode's fields; 0.1–21 KB, median 1.3 KB); rates are per run, medians (min–max)");
 await printStoreBenchmark(log);
 
 log("\n7. ctxpipe build on a stored file: the whole command (read, parse, import, build, print the JSON) within half the history's tokens,");

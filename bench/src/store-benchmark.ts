@@ -84,7 +84,7 @@ export async function storeBenchmark(open: () => ConversationStore, plan: StoreB
     }
 
     const { runs, batchesPerRun, batchSize } = plan.batches;
-    const conversation = seedShaped(generateConversation(runs * batchesPerRun * batchSize), "long");
+    const conversation = asPersisted(generateConversation(runs * batchesPerRun * batchSize), "long");
     const batched: number[] = [];
     for (let run = 0; run < runs; run++) {
       const start = run * batchesPerRun * batchSize;
@@ -142,8 +142,8 @@ export async function storeBenchmark(open: () => ConversationStore, plan: StoreB
   }
 }
 
-/** The benchmark's conversation as the loops persist it: seed 002's run metadata, tool results marked. */
-function seedShaped(messages: ReturnType<typeof generateConversation>, prefix: string): StoredMessage[] {
+/** The benchmark's conversation as the loops persist it: the mode and run id chat mode stamps, tool results marked. */
+function asPersisted(messages: ReturnType<typeof generateConversation>, prefix: string): StoredMessage[] {
   return messages.map((message) => ({
     ...message,
     id: `${prefix}-${message.id}`,
@@ -155,7 +155,7 @@ function seedShaped(messages: ReturnType<typeof generateConversation>, prefix: s
 
 /** Messages for the append measurements: realistic ones (0.1–21 KB, median about 1.3 KB), each id new. */
 function messageSource(): { take(count: number): StoredMessage[] } {
-  const pool = seedShaped(generateConversation(500, 7), "pool");
+  const pool = asPersisted(generateConversation(500, 7), "pool");
   let taken = 0;
   return {
     take(count) {

@@ -1,5 +1,6 @@
-// Loads the bundled conversation (the seeds' stored message shape, one JSON object per line),
-// imports it into ctxpipe's items and builds the OpenAI request with the default pipeline.
+// Loads the bundled conversation (the stored message shape with OpenAI-like `tool_calls`, one JSON
+// object per line), imports it into ctxpipe's items and builds the OpenAI request with the default
+// pipeline.
 import { readFileSync } from "node:fs";
 import { type BuildResult, createPipeline, importStoredMessages, type OpenAIChatRequest } from "@ctxpipe/core";
 

@@ -1,4 +1,4 @@
-// A stored agent session as seed 001's memory chunks: the user asks, the agent reads a file, hands a
+// A stored agent session as memory chunks: the user asks, the agent reads a file, hands a
 // question to a research subagent, and reports back.
 import { type Item, importMemoryChunks } from "@ctxpipe/core";
 

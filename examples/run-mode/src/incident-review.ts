@@ -1,4 +1,5 @@
-// The example's workflow (seed 003's shape): steps with instructions, labelled edges, one default.
+// The example's workflow, in the shape run mode's workflow runs take: steps with instructions,
+// labelled edges, one default.
 import type { WorkflowDefinition } from "@ctxpipe/loop";
 
 export const incidentReview: WorkflowDefinition = {

@@ -4,7 +4,7 @@
 import { type BuildResult, createPipeline, importStoredMessages, type OpenAIChatRequest } from "@ctxpipe/core";
 import { type AgentInfo, type RunContext, systemPromptPlugins, type ToolPolicyConfig } from "@ctxpipe/system-prompt";
 
-/** The conversation as the app stored it (seed 000's message shape). */
+/** The conversation as the app stored it (the stored message shape: OpenAI-like, with an id and a date). */
 const storedMessages = [
   { id: "m1", role: "user", content: "Can we cut the 1.4.0 release today?", createdAt: "2026-03-02T09:00:00.000Z" },
   { id: "m2", role: "assistant", content: "Yes: the tests pass and four changesets are pending.", createdAt: "2026-03-02T09:00:04.000Z" },

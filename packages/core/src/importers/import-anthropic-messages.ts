@@ -1,5 +1,5 @@
-// Imports Anthropic Messages API params (seed 004's content blocks) into canonical items, splitting a
-// user message's tool_result blocks into tool-result items.
+// Imports Anthropic Messages API params (text, image, tool_use and tool_result content blocks) into
+// canonical items, splitting a user message's tool_result blocks into tool-result items.
 import { z } from "zod";
 import type { Attachment } from "../model/attachment.js";
 import type { Item, ItemInput } from "../model/item.js";

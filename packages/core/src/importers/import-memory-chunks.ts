@@ -1,5 +1,5 @@
-// Imports MemoryChunk records of the team9 agent framework (seed 001: chunks rendered as XML tags)
-// into canonical items, one item per chunk.
+// Imports MemoryChunk records of the team9 agent framework (the chunks the XML chunk transcript renders
+// as tags) into canonical items, one item per chunk.
 import type { Item, ItemInput } from "../model/item.js";
 import type { ToolCallInput } from "../model/tool-call.js";
 import { describeValue } from "./describe-value.js";
@@ -15,7 +15,7 @@ import { withoutUndefined } from "./without-undefined.js";
 const SOURCE = "memory chunk";
 const CHUNK_TYPES = ["SYSTEM", "AGENT", "WORKFLOW", "DELEGATION", "ENVIRONMENT", "WORKING_FLOW", "OUTPUT"] as const;
 
-// Spellings of each attribute, seed 001's XML attribute names included.
+// Spellings of each attribute, the XML chunk transcript's attribute names included.
 const ROLE = ["role"];
 const ACTION = ["action"];
 const SUBTYPE = ["subType", "subtype", "sub_type"];
@@ -53,10 +53,11 @@ const OUTPUT_ACTIONS = { task_completed: "task-completed", task_abandoned: "task
  *
  * Attributes are looked up in the content object, then the chunk itself, then `metadata`, then
  * `metadata.custom`; the first place that has one wins and the others stay in `metadata.extra`.
- * Each accepts the spellings of seed 001 and team9 (callId/call_id, subagentId/subAgentId/…).
+ * Each accepts the spellings of the XML chunk transcript and team9 (callId/call_id,
+ * subagentId/subAgentId/…).
  *
- * The item type follows from the chunk type and these discriminators (action values are seed 001's
- * `action` attribute and team9's):
+ * The item type follows from the chunk type and these discriminators (action values are the XML chunk
+ * transcript's `action` attribute and team9's):
  * - SYSTEM: system.
  * - AGENT: action "clarification" → assistant with clarification: true; else role "user" → user,
  *   role "assistant" → assistant.
@@ -263,8 +264,8 @@ class ChunkReader {
     const status = attributes.string(STATUS, this.#reader);
     const argumentsFound = attributes.find(ARGUMENTS);
     const explicitArguments = argumentsFound?.place.json(argumentsFound.key, "{}");
-    // Seed 001 renders a call's arguments as the tag's text; an explicit arguments attribute wins,
-    // and then the text (if any) is what the assistant said alongside the call.
+    // The XML chunk transcript renders a call's arguments as the tag's text; an explicit arguments
+    // attribute wins, and then the text (if any) is what the assistant said alongside the call.
     const body = text();
     if (name === undefined || callId === undefined) return [];
     const call: ToolCallInput = { id: callId, name, arguments: explicitArguments ?? (body.length > 0 ? body : "{}"), kind, ...withoutUndefined({ status }) };
@@ -389,7 +390,7 @@ class ChunkReader {
     return [{ type: variant, text: text(), ...common() }];
   }
 
-  /** Seed 001's compacted_at: epoch milliseconds, as a number, a numeric string or a date string. */
+  /** A memory chunk's compacted_at: epoch milliseconds, as a number, a numeric string or a date string. */
   #epochMilliseconds(names: ReadonlyArray<string>): number | undefined {
     const found = this.#attributes.find(names);
     if (found === undefined) return undefined;

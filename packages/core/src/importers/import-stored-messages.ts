@@ -1,5 +1,6 @@
-// Imports stored ConversationMessage records (seeds 002 and 003: OpenAI-shaped messages with an id, a
-// date and run metadata) into canonical items, one item per message.
+// Imports stored ConversationMessage records (the stored message shape chat and run mode persist:
+// OpenAI-like messages with `tool_calls`, an id, a date and run metadata) into canonical items, one
+// item per message.
 import type { Item, ItemInput } from "../model/item.js";
 import { describeValue } from "./describe-value.js";
 import { ExtraFields } from "./extra-fields.js";
@@ -15,7 +16,7 @@ import { withoutUndefined } from "./without-undefined.js";
 const SOURCE = "stored message";
 const ROLES = ["user", "assistant", "system", "tool"] as const;
 
-// Seeds 002/003 only store images on user messages; any other part is kept in metadata.extra.parts.
+// Chat and run mode only store images on user messages; any other part is kept in metadata.extra.parts.
 const USER_CONTENT: ChatContentOptions = { images: true, files: false, refusals: false };
 const TEXT_CONTENT: ChatContentOptions = { images: false, files: false, refusals: false };
 
@@ -67,7 +68,7 @@ function readStoredMessage(record: Record<string, unknown>, reader: RecordReader
       return [{ type: "system", text: content.text, ...common() }];
     }
     case "assistant": {
-      // Seeds 002/003 persist an LLM failure as an assistant message so the user can say "continue".
+      // Chat and run mode persist an LLM failure as an assistant message so the user can say "continue".
       const failed = message.peek("partType") === "error" || message.peek("error") === true;
       if (message.peek("partType") === "error") message.take("partType");
       message.boolean("error");

@@ -3,7 +3,7 @@
 import { z } from "zod";
 
 export const itemMetadataSchema = z.object({
-  /** The session mode the item was written in (seed 000: chat, agent or run). */
+  /** The session mode the item was written in (chat, agent or run, as in the system prompt's modes). */
   mode: z.string().optional(),
   runId: z.string().optional(),
   agentId: z.string().optional(),

@@ -41,7 +41,7 @@ export const assistantItemSchema = z.object({
   text: z.string().default(""),
   toolCalls: z.array(toolCallSchema).default([]),
   reasoning: z.array(reasoningSchema).optional(),
-  /** Seed 001's `assistant_clarification`: the assistant asks the user a question. */
+  /** The XML chunk transcript's `assistant_clarification`: the assistant asks the user a question. */
   clarification: z.boolean().optional(),
 });
 
@@ -65,7 +65,10 @@ export const toolResultItemSchema = z.object({
   kind: z.enum(["tool", "skill"]).default("tool"),
 });
 
-/** A persisted LLM or runtime error, kept in the history so the user can say "continue" (seed 002). */
+/**
+ * A persisted LLM or runtime error, kept in the history so the user can say "continue" (chat and run
+ * mode store a failure this way).
+ */
 export const errorItemSchema = z.object({
   ...base,
   type: z.literal("error"),
@@ -86,7 +89,7 @@ export const summaryItemSchema = z.object({
   fromId: z.string().optional(),
   toId: z.string().optional(),
   sourceTokenCount: z.number().int().nonnegative().optional(),
-  /** Seed 001's `compacted_at` (epoch milliseconds) and `original_count`. */
+  /** A memory chunk's `compacted_at` (epoch milliseconds) and `original_count`. */
   compactedAt: z.number().optional(),
   originalCount: z.number().int().nonnegative().optional(),
 });
@@ -130,7 +133,7 @@ export const todoUpdateItemSchema = z.object({
   ...base,
   type: z.literal("todo-update"),
   role: z.literal("assistant").default("assistant"),
-  /** Seed 001's action attribute, e.g. "todo_set". */
+  /** The memory chunk's action attribute, e.g. "todo_set". */
   action: z.string().default("todo_set"),
   /** The todo list, usually JSON text. */
   text: z.string(),

@@ -9,7 +9,7 @@ export const toolCallSchema = z.object({
   arguments: z.string(),
   /** Skills are rendered as tools for chat providers and as `<skill_call>` in XML. */
   kind: z.enum(["tool", "skill"]).default("tool"),
-  /** Seed 001's call status, e.g. "pending" or "completed". */
+  /** The call status a memory chunk records, e.g. "pending" or "completed". */
   status: z.string().optional(),
   /** Provider signature that must accompany the replayed call (Gemini 3's thoughtSignature). */
   signature: z.string().optional(),

@@ -1,15 +1,16 @@
 // What build() returns.
 import type { BuildReport } from "./build-report.js";
 
-/** Seed 000's build metadata. */
+/** What the build counted: items in and messages out, and the system prompt it sent. */
 export interface BuildMetadata {
   /** Items given to build(). */
   readonly inputCount: number;
   /** Messages in the rendered request, the system message included. */
   readonly outputCount: number;
   /**
-   * Items the filter stage removed. As in seed 000, stored system messages are skipped without being
-   * counted here (the system prompt is composed fresh); the report still lists them as dropped.
+   * Items the filter stage removed. Following the context builder's stored-message rules, stored
+   * system messages are skipped without being counted here (the system prompt is composed fresh);
+   * the report still lists them as dropped.
    */
   readonly filteredCount: number;
   readonly systemPromptIncluded: boolean;

@@ -1,4 +1,5 @@
-// Default filter stage: removes what must never be sent (seed 000 and seed 004).
+// Default filter stage: removes what must never be sent (the context builder's stored-message
+// rules and the message builder's filter step).
 import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item } from "../model/item.js";

@@ -1,6 +1,7 @@
 // Default validate stage: checks the item list against a rule table before anything is rendered
-// (itemRules by default: seed 004's checks and the portable subset every provider accepts). Each
-// renderer then checks its own request against its provider's table (hooks.validateRequest).
+// (itemRules by default: the message builder's checks and the portable subset every provider
+// accepts). Each renderer then checks its own request against its provider's table
+// (hooks.validateRequest).
 import { z } from "zod";
 import type { Item } from "../model/item.js";
 import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";

@@ -1,5 +1,6 @@
-// The chars/4 estimate seed 001 falls back to. It undercounts (12% overall, about half on Chinese),
-// so it says it is not exact; use an exact tokenizer from @ctxpipe/tokenizers for real budgets.
+// The chars/4 estimate the XML chunk transcript falls back to without a tokenizer. It undercounts
+// (12% overall, about half on Chinese), so it says it is not exact; use an exact tokenizer from
+// @ctxpipe/tokenizers for real budgets.
 import type { Tokenizer } from "../spec/tokenizer.js";
 
 export const estimatingTokenizer: Tokenizer = Object.freeze({

@@ -1,6 +1,7 @@
-// Rules over the item list, checked before any renderer runs: seed 004's checks (not empty, no tool
-// message first, no orphans) and the portable subset of reference/providers.md §6, which every
-// provider's rules then confirm on the rendered request. Each names the provider error it prevents.
+// Rules over the item list, checked before any renderer runs: the message builder's checks (not
+// empty, no tool message first, no orphans) and the portable subset of reference/providers.md §6,
+// which every provider's rules then confirm on the rendered request. Each names the provider error it
+// prevents.
 import { isBlank } from "../model/is-blank.js";
 import type { Item } from "../model/item.js";
 import type { Rule } from "../spec/rule.js";
@@ -121,7 +122,7 @@ export const itemRules: ReadonlyArray<Rule<Items>> = [
   {
     id: "NOT_EMPTY",
     level: "error",
-    requires: "there is something to send besides system messages (seed 004)",
+    requires: "there is something to send besides system messages (the message builder's validation step)",
     providerError: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
     check(items, report) {
       if (items.some(isTurn)) return;
@@ -131,7 +132,7 @@ export const itemRules: ReadonlyArray<Rule<Items>> = [
   {
     id: "STARTS_WITH_TOOL_RESULT",
     level: "error",
-    requires: "the conversation does not start with a tool result (seed 004)",
+    requires: "the conversation does not start with a tool result (the message builder's validation step)",
     providerError: "messages.0.content.0: unexpected `tool_use_id` found in `tool_result` blocks",
     check(items, report) {
       const first = items.findIndex(isTurn);
@@ -141,7 +142,7 @@ export const itemRules: ReadonlyArray<Rule<Items>> = [
   {
     id: "TOOL_RESULT_WITHOUT_CALL",
     level: "error",
-    requires: "every tool result directly follows the assistant message that made its call (seed 004)",
+    requires: "every tool result directly follows the assistant message that made its call (the message builder's validation step)",
     providerError: "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
     check(items, report) {
       walkPairs(items, {

@@ -1,4 +1,4 @@
-// Seed 001 stores parallel calls as one chunk each: consecutive assistant messages that make calls
+// Memory chunks store parallel calls as one chunk each: consecutive assistant messages that make calls
 // (thinking may sit between them) are merged into the first, so all the results can follow all the calls.
 import type { Item, ItemOf } from "../../model/item.js";
 import type { StageContext } from "../../pipeline/stage-context.js";

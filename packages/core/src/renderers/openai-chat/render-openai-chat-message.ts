@@ -1,7 +1,7 @@
 // Renders one item as one OpenAI Chat Completions message. Item types that have no chat equivalent
-// (subagents, todos, task outcomes) become text in the role seed 001 gives them, with a short label
-// so the model can tell them apart; thinking has no place in a Chat Completions request, nor has an
-// assistant message with nothing in it.
+// (subagents, todos, task outcomes) become text in the role their memory chunks give them, with a
+// short label so the model can tell them apart; thinking has no place in a Chat Completions request,
+// nor has an assistant message with nothing in it.
 import type { Attachment } from "../../model/attachment.js";
 import { isBlank } from "../../model/is-blank.js";
 import type { Item } from "../../model/item.js";
