@@ -117,12 +117,13 @@ function readAssistant(
       const text = fields.string("text", { required: "a text block needs its text" });
       if (text !== undefined) texts.push(text);
     } else if (type === "tool_use") {
-      const callId = fields.string("id", { required: "a tool_use block needs its id", nonEmpty: true });
+      // "" is kept (some compatible servers give none); repair-orphans pairs such calls by position.
+      const callId = fields.string("id", { required: "a tool_use block needs its id" });
       const name = fields.string("name", { required: "a tool_use block needs the tool name", nonEmpty: true });
       const args = fields.json("input", "{}");
       if (callId !== undefined && name !== undefined) {
         toolCalls.push({ id: callId, name, arguments: args });
-        toolNames.set(callId, name);
+        if (callId !== "") toolNames.set(callId, name);
       }
     } else if (type === "thinking") {
       const text = fields.string("thinking", { required: "a thinking block needs its thinking text" });
@@ -154,10 +155,10 @@ function readUser(reader: RecordReader, id: string, blocks: ReturnType<typeof re
       const resultExtra = new ExtraFields();
       const fields = reader.open(block, path, resultExtra);
       fields.take("type");
-      const callId = fields.string("tool_use_id", { required: "a tool_result block needs the tool_use_id it answers", nonEmpty: true });
+      const callId = fields.string("tool_use_id", { required: "a tool_result block needs the tool_use_id it answers" });
       const isError = fields.boolean("is_error") === true;
       const output = readResultContent(reader, fields, resultExtra);
-      if (callId !== undefined) results.push({ id: `${id}.${position}`, callId, output, isError, toolName: toolNames.get(callId), extra: resultExtra });
+      if (callId !== undefined) results.push({ id: `${id}.${position}`, callId, output, isError, toolName: callId === "" ? undefined : toolNames.get(callId), extra: resultExtra });
     } else if (block.type === "text") {
       const fields = reader.open(block, path, extra);
       fields.take("type");

@@ -36,7 +36,8 @@ export type ImportOpenAIMessagesOptions = z.input<typeof optionsSchema>;
  *   unknown parts → metadata.extra.parts.
  * - assistant → assistant with its tool_calls; `refusal` is the text when there is no content; a
  *   legacy `function_call` becomes the call `function_call_<index>`.
- * - tool → tool-result; its tool name is taken from the earlier call it answers.
+ * - tool → tool-result; its tool name is taken from the earlier call it answers. A call and a result
+ *   with an empty id ("" from some OpenAI-compatible servers) are kept; repair-orphans pairs them by position.
  * - function (legacy) → tool-result answering the function_call of the assistant message right
  *   before it (the legacy API had one call per assistant message), callId `function_call_<index>`.
  */
@@ -89,13 +90,15 @@ export function importOpenAIMessages(messages: unknown, options: ImportOpenAIMes
             pendingFunctionCall = { index: reader.index, name };
           }
         }
-        for (const call of toolCalls) toolNames.set(call.id, call.name);
+        for (const call of toolCalls) if (call.id !== "") toolNames.set(call.id, call.name);
         return [{ id, type: "assistant", text, toolCalls, metadata: metadata() }];
       }
       case "tool": {
-        const callId = message.string("tool_call_id", { required: "a tool message needs the tool_call_id of the call it answers", nonEmpty: true }) ?? "";
+        // "" is kept: it answers a call stored without an id, which repair-orphans pairs by position.
+        const callId = message.string("tool_call_id", { required: "a tool message needs the tool_call_id of the call it answers" });
         const content = readChatContent(reader, message, extra, TEXT_CONTENT);
         keepOtherParts(extra, content.otherParts);
+        if (callId === undefined) return [];
         const toolName = toolNames.get(callId);
         return [{ id, type: "tool-result", callId, output: content.text, ...withoutUndefined({ toolName }), metadata: metadata() }];
       }

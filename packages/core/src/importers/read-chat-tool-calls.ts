@@ -13,7 +13,8 @@ export function readChatToolCalls(reader: RecordReader, fields: RecordFields, ex
   list.forEach((entry: unknown, position) => {
     const call = reader.openObject(entry, fields.at("tool_calls").concat(position), extra, "a tool call object");
     if (call === undefined) return;
-    const id = call.string("id", { required: "a tool call needs its id", nonEmpty: true });
+    // "" is kept: servers that give calls no id store them so, and repair-orphans pairs them by position.
+    const id = call.string("id", { required: "a tool call needs its id" });
     let name: string | undefined;
     let args: string;
     if (call.has("function") || call.has("type")) {

@@ -3,7 +3,12 @@
 import { z } from "zod";
 
 export const toolCallSchema = z.object({
-  id: z.string().min(1, "a tool call needs a non-empty id"),
+  /**
+   * Unique within the request once repaired. May be "": some local and OpenAI-compatible servers
+   * return calls without an id, and the app stores them so; repair-orphans pairs such calls with
+   * their results by position and gives each pair an id.
+   */
+  id: z.string(),
   name: z.string().min(1, "a tool call needs a non-empty name"),
   /** JSON text of the arguments, exactly as the model produced it. */
   arguments: z.string(),

@@ -328,3 +328,94 @@ describe("RepairOrphansPlugin: where the conversation starts and ends", () => {
     expect(() => new RepairOrphansPlugin({ continueText: "  " })).toThrow(expect.objectContaining({ name: "PluginOptionsError", message: expect.stringContaining("continueText") }));
   });
 });
+
+describe("RepairOrphansPlugin: calls and results stored without an id", () => {
+  const noId = (id: string, ...names: string[]): ItemInput => ({ id, type: "assistant", text: "", toolCalls: names.map((name, index) => ({ id: "", name, arguments: `{"n":${index}}` })) });
+  const reasons = (built: { report: { entries: ReadonlyArray<ReportEntry> } }) => built.report.entries.map((candidate) => [candidate.id, candidate.decision, candidate.reason]);
+
+  test("pairs them by position and gives each pair an id made from the message's id", async () => {
+    const built = await buildWith([], [user, noId("a", "read", "grep"), result("r1", "", "one"), result("r2", "", "two")]);
+    expect(built.request.messages.slice(1)).toEqual([
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "a_1", type: "function", function: { name: "read", arguments: '{"n":0}' } },
+          { id: "a_2", type: "function", function: { name: "grep", arguments: '{"n":1}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "a_1", content: "one" },
+      { role: "tool", tool_call_id: "a_2", content: "two" },
+    ]);
+    expect(reasons(built)).toEqual([
+      ["u", "kept", "sent in message 0"],
+      ["a", "repaired", 'call 1 (read) had no id: paired by position with result "r1" and given the id "a_1"; call 2 (grep) had no id: paired by position with result "r2" and given the id "a_2"'],
+      ["r1", "repaired", 'it had no call id: paired by position with call 1 (read) of "a" and given its id "a_1"'],
+      ["r2", "repaired", 'it had no call id: paired by position with call 2 (grep) of "a" and given its id "a_2"'],
+    ]);
+    expect(built.report.synthesized).toEqual([]);
+  });
+
+  test("a call without an id and with no result left gets an id and an interrupted result", async () => {
+    const built = await buildWith([], [user, noId("a", "read", "grep"), result("r1", "", "one"), said("u2", "stop")]);
+    expect(built.request.messages.slice(2, 4)).toEqual([
+      { role: "tool", tool_call_id: "a_1", content: "one" },
+      { role: "tool", tool_call_id: "a_2", content: "Error: The tool call was interrupted before it returned a result." },
+    ]);
+    expect(entry(built, "a")?.reason).toBe(
+      'call 1 (read) had no id: paired by position with result "r1" and given the id "a_1"; call 2 (grep) had no id: given the id "a_2" (no result without an id follows it)',
+    );
+    expect(built.report.synthesized).toEqual([expect.objectContaining({ id: "ctxpipe:interrupted:a:a_2", reason: 'answers call "a_2" (grep) of "a": it has no result (the run was interrupted)' })]);
+  });
+
+  test.for([
+    { name: "after the next user message", items: [user, noId("a", "read"), result("r1", "", "one"), said("u2", "more"), result("late", "", "LATE")] },
+    { name: "beyond the calls of its message", items: [user, noId("a", "read"), result("r1", "", "one"), result("late", "", "LATE")] },
+    { name: "after a message whose calls have ids", items: [user, noId("a", "read"), result("r1", "", "one"), said("b0", "next", "assistant"), { ...twoCalls, id: "b" } as ItemInput, result("c1r", "c1"), result("late", "", "LATE"), result("c2r", "c2")] },
+    { name: "with no call before it", items: [result("late", "", "LATE"), user, noId("a", "read"), result("r1", "", "one")] },
+  ])("a result without an id $name is an orphan, dropped or kept as user text", async ({ items }) => {
+    const reason = "it has no call id, and no call without an id before it in its turn is left to pair with by position";
+    const dropped = await buildWith([], items);
+    expect(entry(dropped, "late")).toMatchObject({ decision: "dropped", stage: "repair-orphans", reason });
+    expect(entry(dropped, "r1")).toMatchObject({ decision: "repaired" });
+    const kept = await buildWith([new RepairOrphansPlugin({ orphanResults: "text" })], items);
+    expect(entry(kept, "late")).toMatchObject({ decision: "repaired", reason: `kept as user text: ${reason}` });
+    expect(JSON.stringify(kept.request)).toContain(JSON.stringify("Result of an earlier tool call:\nLATE").slice(1, -1));
+  });
+
+  test("a message mixing calls with and without ids pairs the first by id and the rest by position", async () => {
+    const mixed: ItemInput = { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "read", arguments: "{}" }, { id: "", name: "grep", arguments: "{}" }] };
+    const built = await buildWith([], [user, mixed, result("r2", "", "two"), result("r1", "c1", "one")]);
+    expect(built.request.messages.slice(2)).toEqual([
+      { role: "tool", tool_call_id: "c1", content: "one" },
+      { role: "tool", tool_call_id: "a_2", content: "two" },
+    ]);
+  });
+
+  test("each turn pairs its own calls, and a result stored after text of the assistant still pairs within its turn", async () => {
+    const built = await buildWith([], [user, noId("a", "read"), said("t", "reading…", "assistant"), result("r1", "", "one"), said("u2", "again"), noId("b", "read"), result("r2", "", "two")]);
+    const sent = built.request.messages.map((message) => ("tool_call_id" in message ? `${message.tool_call_id}=${message.content}` : message.role));
+    expect(sent).toEqual(["user", "assistant", "a_1=one", "assistant", "user", "assistant", "b_1=two"]);
+    expect(entry(built, "r1")).toMatchObject({ decision: "repaired", reason: 'moved right after the assistant message "a" that made call "a_1"' });
+    expect(entry(built, "r1")?.history.map((event) => event.reason)).toEqual([
+      'it had no call id: paired by position with call 1 (read) of "a" and given its id "a_1"',
+      'moved right after the assistant message "a" that made call "a_1"',
+    ]);
+  });
+
+  test("a given id never takes an id the history already uses, and ids not portable are made so", async () => {
+    const taken: ItemInput = { id: "x", type: "assistant", text: "", toolCalls: [{ id: "a_1", name: "read", arguments: "{}" }] };
+    const built = await buildWith([], [user, taken, result("rx", "a_1"), said("u2", "again"), noId("a", "read"), result("r1", "", "one"), said("u3", "and"), noId("m:1", "read"), result("r2", "", "two")]);
+    const ids = built.request.messages.flatMap((message) => ("tool_calls" in message && message.tool_calls !== undefined ? message.tool_calls.map((call) => call.id) : []));
+    expect(ids).toEqual(["a_1", expect.stringMatching(/^a_1_[a-z0-9]{7}$/), "m_1_1"]);
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  test("the sanitizer names a call without an id by its position", async () => {
+    const built = await buildWith([], [user, { id: "a", type: "assistant", text: "", toolCalls: [{ id: "", name: "github.search", arguments: "" }] }, result("r1", "", "one")]);
+    expect(entry(built, "a")?.history.map((event) => event.reason)).toEqual([
+      'tool name "github.search" of call 1 (no id) renamed "github_search": providers accept letters, digits, "_" and "-" only; empty arguments of call 1 (no id) sent as {}',
+      'call 1 (github_search) had no id: paired by position with result "r1" and given the id "a_1"',
+    ]);
+  });
+});

@@ -4,10 +4,12 @@
 //    tool names and call arguments (sanitize-item.ts; cached per item, so rebuilds pay only for new items);
 // 2. a call-making message stored twice in one turn is dropped (drop-copied-messages.ts), and
 //    parallel calls stored as separate messages are merged (merge-parallel-calls.ts);
-// 3. calls and results are paired, regrouped, ordered, deduplicated, synthesized (pair-results.ts);
-// 4. call ids are made unique and portable, with their results (rewrite-call-ids.ts);
-// 5. the conversation starts and ends with a user turn (conversation-edges.ts).
-// Passes 1–4 keep the repairs of older turns from build to build (repair-memo.ts).
+// 3. calls stored without an id are paired by position with results stored without one, and given an
+//    id (pair-empty-call-ids.ts);
+// 4. calls and results are paired, regrouped, ordered, deduplicated, synthesized (pair-results.ts);
+// 5. call ids are made unique and portable, with their results (rewrite-call-ids.ts);
+// 6. the conversation starts and ends with a user turn (conversation-edges.ts).
+// Passes 1–5 keep the repairs of older turns from build to build (repair-memo.ts).
 import { z } from "zod";
 import type { Item } from "../model/item.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
@@ -18,6 +20,7 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 import { repairEdges } from "./repair/conversation-edges.js";
 import { dropCopiedMessages } from "./repair/drop-copied-messages.js";
 import { mergeParallelCalls } from "./repair/merge-parallel-calls.js";
+import { pairEmptyCallIds } from "./repair/pair-empty-call-ids.js";
 import { pairResults } from "./repair/pair-results.js";
 import { type PartScope, RepairMemo } from "./repair/repair-memo.js";
 import { rewriteCallIds } from "./repair/rewrite-call-ids.js";
@@ -76,13 +79,14 @@ export class RepairOrphansPlugin implements PipelinePlugin {
     });
   }
 
-  /** Passes 1–4 over a list, or over one part of it (see repair-memo.ts); the same array when nothing changed. */
+  /** Passes 1–5 over a list, or over one part of it (see repair-memo.ts); the same array when nothing changed. */
   #repairPart(items: Items, context: StageContext, scope: PartScope | undefined): Items {
     let current: Items = items;
     for (const pass of [
       (list: Items) => this.#sanitize(list, context),
       (list: Items) => dropCopiedMessages(list, context),
       (list: Items) => mergeParallelCalls(list, context),
+      (list: Items) => pairEmptyCallIds(list, context, scope?.reserved),
       (list: Items) => pairResults(list, context, this.#options, scope?.pair),
       (list: Items) => rewriteCallIds(list, context, scope?.reserved),
     ]) {

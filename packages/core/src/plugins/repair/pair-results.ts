@@ -169,6 +169,8 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
   // Why each orphan has no call in the context.
   const orphanSet = new Set(orphans);
   const whyOrphan = (result: ToolResult): string => {
+    // pair-empty-call-ids gave every call without an id one, and paired what it could by position.
+    if (result.callId === "") return "it has no call id, and no call without an id before it in its turn is left to pair with by position";
     if (answered.has(result.callId)) return `a second result for call "${result.callId}"`;
     const maker = context.inputItems.find((input) => input.type === "assistant" && input.toolCalls.some((call) => call.id === result.callId));
     const summary = summarizedBy(maker?.id);
@@ -193,7 +195,7 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
       if (entry.type === "tool-result" && orphanSet.has(entry)) {
         const why = whyOrphan(entry);
         if (options.orphanResults === "text" && !answered.has(entry.callId)) {
-          const label = `${entry.isError ? "Error from" : "Result of"} an earlier ${entry.toolName ?? "tool"} call (${entry.callId}):`;
+          const label = `${entry.isError ? "Error from" : "Result of"} an earlier ${entry.toolName ?? "tool"} call${entry.callId === "" ? "" : ` (${entry.callId})`}:`;
           const { callId: _callId, toolName: _toolName, output: body, isError: _isError, durationMs: _durationMs, kind: _kind, ...rest } = entry;
           output.push({ ...rest, type: "user", role: "user", text: `${label}\n${body}` });
           context.report.repair(entry, `kept as user text: ${why}`);

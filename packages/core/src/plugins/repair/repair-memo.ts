@@ -54,9 +54,12 @@ function emptyKept(inputItems: Items): Kept {
   return { inputItems, input: [], output: [], events: [], ids: new Set(), usedCoverage: false };
 }
 
+// The empty id ties nothing across parts: calls and results without an id pair by position, never past
+// a user message (pair-empty-call-ids.ts), and a part starts at one. So it is left out of the ids.
 function callIdsOf(item: Item, into: (id: string) => void): void {
-  if (item.type === "assistant") for (const call of item.toolCalls) into(call.id);
-  else if (item.type === "tool-result") into(item.callId);
+  if (item.type === "assistant") {
+    for (const call of item.toolCalls) if (call.id !== "") into(call.id);
+  } else if (item.type === "tool-result" && item.callId !== "") into(item.callId);
 }
 
 /** Whether `part` shares no call id with `ids` and, when explanations looked at summaries, adds no summary. */

@@ -16,7 +16,8 @@ function hash(text: string): string {
   return (value >>> 0).toString(36).padStart(7, "0");
 }
 
-function freshId(original: string, taken: (id: string) => boolean): string {
+/** A portable id made from `original` that `taken` does not hold: `original` itself when it is one. */
+export function freshId(original: string, taken: (id: string) => boolean): string {
   const safe = original.replace(/[^a-zA-Z0-9_-]/g, "_") || "call";
   if (safe.length <= MAX_CALL_ID_LENGTH && !taken(safe)) return safe;
   const stem = safe.slice(0, MAX_CALL_ID_LENGTH - 8);

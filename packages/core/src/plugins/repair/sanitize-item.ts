@@ -47,12 +47,14 @@ function wellFormed<T>(value: T): T {
   return (copy ?? value) as T;
 }
 
-function sanitizeCall(call: ToolCall, options: SanitizeOptions, reasons: string[]): ToolCall {
+function sanitizeCall(call: ToolCall, position: number, options: SanitizeOptions, reasons: string[]): ToolCall {
   let fixed = call;
+  // A call stored without an id is named by its position; pair-empty-call-ids gives it an id later.
+  const label = call.id === "" ? `call ${position + 1} (no id)` : `call "${call.id}"`;
   const name = sanitizeToolName(call.name);
   if (name !== call.name) {
     fixed = { ...fixed, name };
-    reasons.push(`tool name "${call.name}" of call "${call.id}" renamed "${name}": providers accept letters, digits, "_" and "-" only`);
+    reasons.push(`tool name "${call.name}" of ${label} renamed "${name}": providers accept letters, digits, "_" and "-" only`);
   }
   if (fixed.arguments.length > options.maxStringLength) {
     // Cut text is no JSON object any more: it goes under "_raw", cut short enough that the escaped
@@ -63,14 +65,14 @@ function sanitizeCall(call: ToolCall, options: SanitizeOptions, reasons: string[
       room -= wrapped.length - options.maxStringLength + 16;
       wrapped = JSON.stringify({ _raw: truncateText(fixed.arguments, room) });
     }
-    reasons.push(`arguments of call "${call.id}" cut to ${options.maxStringLength} characters and sent as {"_raw": …}`);
+    reasons.push(`arguments of ${label} cut to ${options.maxStringLength} characters and sent as {"_raw": …}`);
     return { ...fixed, arguments: wrapped };
   }
   const normalized = normalizeArguments(fixed.arguments);
   if (normalized !== undefined) {
     fixed = { ...fixed, arguments: normalized };
     reasons.push(
-      fixed.arguments === "{}" ? `empty arguments of call "${call.id}" sent as {}` : `arguments of call "${call.id}" are not a JSON object; sent as {"_raw": …}`,
+      fixed.arguments === "{}" ? `empty arguments of ${label} sent as {}` : `arguments of ${label} are not a JSON object; sent as {"_raw": …}`,
     );
   }
   return fixed;
@@ -102,7 +104,7 @@ export function sanitizeItem(original: Item, options: SanitizeOptions): Sanitize
         if (isBlank(item.text)) return { drop: "assistant message with no visible text and no tool calls" };
         break;
       }
-      const calls = item.toolCalls.map((call) => sanitizeCall(call, options, reasons));
+      const calls = item.toolCalls.map((call, position) => sanitizeCall(call, position, options, reasons));
       const text = item.text !== "" && isBlank(item.text) ? "" : item.text;
       if (text !== item.text) reasons.push("text was only whitespace or invisible characters; only the tool calls are sent");
       if (text !== item.text || calls.some((call, index) => call !== (item as ItemOf<"assistant">).toolCalls[index])) {
