@@ -100,14 +100,15 @@ export class RecordFields {
     return this.#wrong(key, `one of ${values.map((option) => `"${option}"`).join(", ")}`, value, got);
   }
 
-  /** A date as an ISO string: a string Date.parse understands, or epoch milliseconds. */
+  /**
+   * A date as a string. Epoch milliseconds, a Date and MongoDB's `{ "$date": … }` become ISO strings;
+   * a string is kept as it is. Anything else is kept as its JSON text: one unreadable date must not
+   * refuse a stored log, so the item keeps its position and the build warns, naming the value.
+   */
   date(key: string, rule: Presence = {}): string | undefined {
     const value = this.take(key);
     if (this.#absent(key, value, rule)) return undefined;
-    if (typeof value === "string" && !Number.isNaN(Date.parse(value))) return value;
-    // new Date(huge).toISOString() throws a RangeError, so the range is checked first.
-    if (typeof value === "number" && !Number.isNaN(new Date(value).getTime())) return new Date(value).toISOString();
-    return this.#wrong(key, "a date string or epoch milliseconds", value);
+    return dateText(value);
   }
 
   /** JSON text: a string is kept verbatim (it may be broken JSON to repair later), anything else is serialised. */
@@ -160,4 +161,15 @@ export class RecordFields {
     this.issue(key, `expected ${expected}, got ${got}`);
     return undefined;
   }
+}
+
+// new Date(huge).toISOString() throws a RangeError, so validity is checked first.
+function dateText(value: unknown, depth = 0): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && !Number.isNaN(new Date(value).getTime())) return new Date(value).toISOString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
+  if (depth === 0 && typeof value === "object" && value !== null && Object.keys(value).length === 1 && Object.hasOwn(value, "$date")) {
+    return dateText((value as { $date: unknown }).$date, depth + 1);
+  }
+  return toJsonText(value) ?? String(value);
 }

@@ -1,5 +1,7 @@
 // The loop every importer shares: turns each record of the input array into items, validates them
 // through the item schema, and throws one InvalidInputError listing every problem of the whole input.
+// A repeated id is not a problem here: stores hold double writes and edits, and the pipeline keeps the
+// last version of each record and reports the others.
 import { type InputIssue, InvalidInputError } from "../errors/invalid-input-error.js";
 import type { Item, ItemInput } from "../model/item.js";
 import { parseItem, readRecordId } from "../model/parse-items.js";
@@ -16,7 +18,6 @@ export function runImport(source: string, input: unknown, readRecord: ReadRecord
   }
   const items: Item[] = [];
   const issues: InputIssue[] = [];
-  const firstIndexById = new Map<string, number>();
   // A counting loop rather than forEach, which skips the holes of a sparse array.
   for (let index = 0; index < input.length; index++) {
     const record: unknown = input[index];
@@ -38,12 +39,6 @@ export function runImport(source: string, input: unknown, readRecord: ReadRecord
         issues.push(...parsed.map((issue) => ({ ...issue, id: reader.id })));
         continue;
       }
-      const earlier = firstIndexById.get(parsed.id);
-      if (earlier !== undefined) {
-        issues.push({ index, id: reader.id, path: ["id"], message: `duplicate id: record ${earlier} has the same id` });
-        continue;
-      }
-      firstIndexById.set(parsed.id, index);
       items.push(parsed);
     }
   }

@@ -3,19 +3,18 @@
 // so report entries line up with what the user stored.
 import { z } from "zod";
 import { attachmentSchema } from "./attachment.js";
-import { instantOf } from "./instant-of.js";
 import { itemMetadataSchema } from "./item-metadata.js";
 import { toolCallSchema } from "./tool-call.js";
-
-const isoDate = z
-  .string()
-  .refine((value) => !Number.isNaN(instantOf(value)), "must be a date string that Date.parse understands (ISO 8601 recommended)");
 
 const base = {
   /** Stable and unique within one build. */
   id: z.string().min(1, "an item needs a non-empty id"),
-  /** Orders the items; ties keep input order and items without a date keep their position. */
-  createdAt: isoDate.optional(),
+  /**
+   * Orders the items (with the build's default `order: "createdAt"`); ties keep input order and items
+   * without a date keep their position. Any string is accepted: one unreadable date in a stored log
+   * must not refuse the log, so such an item is treated as undated and the build warns about it.
+   */
+  createdAt: z.string().optional(),
   metadata: itemMetadataSchema.default({}),
 };
 
@@ -56,8 +55,11 @@ export const toolResultItemSchema = z.object({
   ...base,
   type: z.literal("tool-result"),
   role: z.literal("tool").default("tool"),
-  /** The id of the tool call this answers. */
-  callId: z.string().min(1, "a tool result needs the id of its call"),
+  /**
+   * The id of the tool call this answers. May be empty: some stores write "" for every call id, and
+   * repair-orphans pairs empty ids by position (the n-th empty result answers the n-th empty call).
+   */
+  callId: z.string(),
   toolName: z.string().optional(),
   output: z.string(),
   isError: z.boolean().default(false),

@@ -1,12 +1,14 @@
 // Puts items in conversation order: dated items are sorted by createdAt among the positions dated
-// items occupy (ties keep input order); items without a date keep their position. Date-times without
-// an offset are read as UTC, so the order does not depend on the machine's time zone.
+// items occupy (ties keep input order); items without a date, or with one that names no instant, keep
+// their position. Date-times without an offset are read as UTC, so the order does not depend on the
+// machine's time zone.
 import { instantOf } from "./instant-of.js";
 import type { Item } from "./item.js";
 
 // Items are immutable, so each one's instant is parsed once, not on every rebuild.
 const instants = new WeakMap<Item, number>();
 
+/** The instant of the item's createdAt in epoch milliseconds; NaN when it names none. */
 export function timeOf(item: Item, createdAt: string): number {
   let time = instants.get(item);
   if (time === undefined) {
@@ -21,8 +23,10 @@ export function orderItems(items: ReadonlyArray<Item>): Item[] {
   const dated: Array<{ item: Item; time: number; position: number }> = [];
   items.forEach((item, position) => {
     if (item.createdAt === undefined) return;
+    const time = timeOf(item, item.createdAt);
+    if (Number.isNaN(time)) return;
     datedSlots.push(position);
-    dated.push({ item, time: timeOf(item, item.createdAt), position });
+    dated.push({ item, time, position });
   });
   let sorted = true;
   for (let index = 1; index < dated.length; index++) {

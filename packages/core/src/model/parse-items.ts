@@ -2,6 +2,7 @@
 // InvalidInputError that names each item's index, id and field.
 import type { z } from "zod";
 import { type InputIssue, InvalidInputError } from "../errors/invalid-input-error.js";
+import { instantOf } from "./instant-of.js";
 import { ITEM_TYPES, type Item, type ItemInput, itemSchema } from "./item.js";
 
 // Items are treated as immutable: an object validated once is not validated again on the next
@@ -44,42 +45,57 @@ export function parseItem(input: ItemInput, index: number): Item | InputIssue[] 
   return result.data;
 }
 
-/** A record stored twice: same id, same content. */
-export interface DuplicateItem {
+/**
+ * A record left out before the first stage because another record with its id is sent in its place:
+ * an exact copy (a double write: same id, same content) or an earlier version of a record that was
+ * edited (same id, other content; the last version wins).
+ */
+export interface SetAsideRecord {
   readonly index: number;
   readonly item: Item;
-  /** Input index of the copy that is kept. */
-  readonly firstIndex: number;
+  readonly kind: "copy" | "earlier-version";
+  /** Input index of the record kept for this id. */
+  readonly keptIndex: number;
 }
 
 export interface ParsedInput {
-  /** The items, each id once. */
+  /** The items, each id once, at the position of the first record with that id. */
   readonly items: Item[];
-  /** For each item, its index in the input. */
+  /** For each item, the input index of the record it is (for an edited record, its last version). */
   readonly indexes: number[];
-  /** Exact copies of an earlier record (a double write), left out of items. */
-  readonly duplicates: DuplicateItem[];
+  /** Copies and earlier versions of the records in items, in input order. */
+  readonly setAside: SetAsideRecord[];
+  /** One line per item whose createdAt is not a date (the item keeps its position). */
+  readonly warnings: string[];
 }
 
-/** Validates a list of items; throws one InvalidInputError listing every problem, duplicate ids included. */
+/** Validates a list of items; throws one InvalidInputError listing every problem, repeated ids included. */
 export function parseItems(inputs: ReadonlyArray<ItemInput>, source = "item"): Item[] {
-  const parsed = parseInput(inputs, source, false);
-  return parsed.items;
+  return parseInput(inputs, source, false).items;
+}
+
+/** The report warning for an item whose createdAt names no instant; undefined when it has none or a good one. */
+export function dateWarning(item: Item, index: number): string | undefined {
+  const createdAt = item.createdAt;
+  if (createdAt === undefined || !Number.isNaN(instantOf(createdAt))) return undefined;
+  const shown = createdAt.length > 60 ? `${createdAt.slice(0, 60)}…` : createdAt;
+  return `[ctxpipe] item ${index} (id ${JSON.stringify(item.id)}): createdAt ${JSON.stringify(shown)} is not a date; it keeps its position`;
 }
 
 /**
- * Like parseItems, but a record that repeats an earlier one exactly (same id, same content) is set
- * aside as a duplicate instead of refused; the same id with different content is still an error.
+ * Like parseItems, but a repeated id is never refused (stored histories hold double writes and edits):
+ * of the records with one id, the last version is kept, at the position of the first record; records
+ * with its content after it are copies, those before it are earlier versions. Both are set aside, for
+ * the report to list. Without acceptRepeats (parseItems), a repeated id is an error.
  */
-export function parseInput(inputs: ReadonlyArray<ItemInput>, source = "item", acceptCopies = true): ParsedInput {
+export function parseInput(inputs: ReadonlyArray<ItemInput>, source = "item", acceptRepeats = true): ParsedInput {
   if (!Array.isArray(inputs)) {
     throw new InvalidInputError(source, [{ index: 0, id: undefined, path: [], message: "expected an array of items" }]);
   }
-  const items: Item[] = [];
-  const indexes: number[] = [];
-  const duplicates: DuplicateItem[] = [];
+  const valid: Array<{ index: number; item: Item }> = [];
   const issues: InputIssue[] = [];
-  const firstIndexById = new Map<string, number>();
+  const countById = new Map<string, number>();
+  let repeated = false;
   // A counting loop rather than forEach, which would skip the holes of a sparse array silently.
   for (let index = 0; index < inputs.length; index++) {
     const parsed = parseItem(inputs[index] as ItemInput, index);
@@ -91,20 +107,69 @@ export function parseInput(inputs: ReadonlyArray<ItemInput>, source = "item", ac
       issues.push({ index, id: parsed.id, path: ["id"], message: `ids starting with "${RESERVED_ID_PREFIX}" are reserved for items ctxpipe synthesizes` });
       continue;
     }
-    const earlier = firstIndexById.get(parsed.id);
-    if (earlier !== undefined) {
-      const first = items[indexes.indexOf(earlier)];
-      if (acceptCopies && first !== undefined && JSON.stringify(first) === JSON.stringify(parsed)) {
-        duplicates.push({ index, item: parsed, firstIndex: earlier });
-      } else {
-        issues.push({ index, id: parsed.id, path: ["id"], message: `duplicate id: item ${earlier} has the same id and different content` });
+    const count = (countById.get(parsed.id) ?? 0) + 1;
+    countById.set(parsed.id, count);
+    if (count > 1) {
+      repeated = true;
+      if (!acceptRepeats) {
+        const first = valid.find((record) => record.item.id === parsed.id)!;
+        const same = contentOf(first.item) === contentOf(parsed);
+        issues.push({ index, id: parsed.id, path: ["id"], message: `duplicate id: item ${first.index} has the same id and ${same ? "the same content (stored twice)" : "different content"}` });
       }
-      continue;
     }
-    firstIndexById.set(parsed.id, index);
-    items.push(parsed);
-    indexes.push(index);
+    valid.push({ index, item: parsed });
   }
   if (issues.length > 0) throw new InvalidInputError(source, issues);
-  return { items, indexes, duplicates };
+  const kept = repeated ? keepLastVersions(valid, countById) : { records: valid, setAside: [] };
+  const items = kept.records.map((record) => record.item);
+  const indexes = kept.records.map((record) => record.index);
+  const warnings: string[] = [];
+  for (const record of kept.records) {
+    const warning = dateWarning(record.item, record.index);
+    if (warning !== undefined) warnings.push(warning);
+  }
+  return { items, indexes, setAside: kept.setAside, warnings };
+}
+
+function contentOf(item: Item): string {
+  return JSON.stringify(item);
+}
+
+/**
+ * One record per id, at the first record's position. The record kept is the first of the trailing run
+ * of records equal to the last one, so a plain double write keeps the first record, as it always did.
+ */
+function keepLastVersions(
+  valid: ReadonlyArray<{ index: number; item: Item }>,
+  countById: ReadonlyMap<string, number>,
+): { records: Array<{ index: number; item: Item }>; setAside: SetAsideRecord[] } {
+  const versionsById = new Map<string, Array<{ index: number; item: Item }>>();
+  for (const record of valid) {
+    if (countById.get(record.item.id) === 1) continue;
+    const versions = versionsById.get(record.item.id);
+    if (versions === undefined) versionsById.set(record.item.id, [record]);
+    else versions.push(record);
+  }
+  const records: Array<{ index: number; item: Item }> = [];
+  const setAside: SetAsideRecord[] = [];
+  for (const record of valid) {
+    const versions = versionsById.get(record.item.id);
+    if (versions === undefined) {
+      records.push(record);
+      continue;
+    }
+    // Later records with this id were handled at its first one.
+    if (versions[0] !== record) continue;
+    const last = contentOf(versions.at(-1)!.item);
+    let keptAt = versions.length - 1;
+    while (keptAt > 0 && contentOf(versions[keptAt - 1]!.item) === last) keptAt--;
+    const keptRecord = versions[keptAt]!;
+    records.push(keptRecord);
+    versions.forEach((version, position) => {
+      if (position === keptAt) return;
+      setAside.push({ index: version.index, item: version.item, kind: position < keptAt ? "earlier-version" : "copy", keptIndex: keptRecord.index });
+    });
+  }
+  setAside.sort((left, right) => left.index - right.index);
+  return { records, setAside };
 }

@@ -1,7 +1,7 @@
 // Turns the events recorded during a build into the report: one entry per input item with its final
 // decision, plus entries for items plugins synthesized, plus both in one list in request order.
 import type { Item } from "../model/item.js";
-import type { DuplicateItem } from "../model/parse-items.js";
+import type { SetAsideRecord } from "../model/parse-items.js";
 import type { BuildContextInternals } from "./build-context.js";
 import type { ReportEntry, ReportEvent } from "./build-report.js";
 import type { StageLabel } from "./stage.js";
@@ -18,14 +18,14 @@ export interface AssembledReport {
 }
 
 export interface AssembleInput {
-  /** Input items in input order, each id once. */
+  /** Input items, each id once, at the position of the first record with their id. */
   readonly inputItems: ReadonlyArray<Item>;
   /** The same items in conversation order, as the first stage received them. */
   readonly orderedItems: ReadonlyArray<Item>;
   /** Each input item's index in what build() was given. */
   readonly inputIndexes: ReadonlyArray<number>;
-  /** Exact copies of earlier records, left out before the first stage. */
-  readonly duplicates: ReadonlyArray<DuplicateItem>;
+  /** Copies and earlier versions of records, left out before the first stage. */
+  readonly setAside: ReadonlyArray<SetAsideRecord>;
   /** What the render stage received. */
   readonly finalItems: ReadonlyArray<Item>;
   readonly internals: BuildContextInternals;
@@ -124,15 +124,18 @@ export function assembleReport(input: AssembleInput): AssembledReport {
     entries.push(entryFor(original, inputIndex, decision, history, tokens, messageIndex, tokensSaved));
   });
 
-  if (input.duplicates.length > 0) {
-    for (const copy of input.duplicates) {
-      const event: ReportEvent = {
-        decision: "dropped",
-        stage: "repair-orphans",
-        plugin: "ctxpipe",
-        reason: `an exact copy of input item ${copy.firstIndex} (same id and content), stored twice`,
-      };
-      entries.push(entryFor(copy.item, copy.index, event, [event], input.countTokens(copy.item), undefined));
+  // Entries of records set aside, by the id of the record kept in their place.
+  const setAsideEntries = new Set<ReportEntry>();
+  const earlierById = new Map<string, ReportEntry[]>();
+  const copiesById = new Map<string, ReportEntry[]>();
+  if (input.setAside.length > 0) {
+    for (const record of input.setAside) {
+      const event: ReportEvent = { decision: "dropped", stage: "repair-orphans", plugin: "ctxpipe", reason: setAsideReason(record) };
+      const entry = entryFor(record.item, record.index, event, [event], input.countTokens(record.item), undefined);
+      entries.push(entry);
+      setAsideEntries.add(entry);
+      const byId = record.kind === "copy" ? copiesById : earlierById;
+      byId.set(record.item.id, [...(byId.get(record.item.id) ?? []), entry]);
     }
     entries.sort((left, right) => left.inputIndex! - right.inputIndex!);
   }
@@ -157,32 +160,33 @@ export function assembleReport(input: AssembleInput): AssembledReport {
 
   // Only a caller who reads report.allEntries pays for it.
   const allEntries = (): ReportEntry[] => {
-    // Entries are in input order, so an item's own entry comes before those of its exact copies.
     const entryById = new Map<string, ReportEntry>();
-    const copiesById = new Map<string, ReportEntry[]>();
-    for (const entry of entries) {
-      if (!entryById.has(entry.id)) entryById.set(entry.id, entry);
-      else copiesById.set(entry.id, [...(copiesById.get(entry.id) ?? []), entry]);
-    }
+    for (const entry of entries) if (!setAsideEntries.has(entry)) entryById.set(entry.id, entry);
     // The same walk as above: synthesized entries were made in this order.
     const inRequest: ReportEntry[] = [];
     let added = 0;
     for (const item of input.finalItems) {
       if (sent(item.id)) inRequest.push(inputIds.has(item.id) ? entryById.get(item.id)! : synthesized[added++]!);
     }
-    // Input entries in conversation order, each exact copy right after the item it copies.
+    // Input entries in conversation order: a record's earlier versions right before it, its copies right after.
     const conversation: ReportEntry[] = [];
-    for (const item of input.orderedItems) conversation.push(entryById.get(item.id)!, ...(copiesById.get(item.id) ?? []));
+    for (const item of input.orderedItems) conversation.push(...(earlierById.get(item.id) ?? []), entryById.get(item.id)!, ...(copiesById.get(item.id) ?? []));
     return withInputPositions(inRequest, conversation);
   };
   return { entries, synthesized, allEntries, includedIds, excludedIds };
 }
 
+/** Why a record was left out before the first stage: it repeats, or was replaced by, the record kept. */
+function setAsideReason(record: SetAsideRecord): string {
+  if (record.kind === "copy") return `an exact copy of input item ${record.keptIndex} (same id and content), stored twice`;
+  return `an earlier version of this message (same id ${JSON.stringify(record.item.id)}); the edit at input index ${record.keptIndex} takes its place`;
+}
+
 /**
  * The entries of the request, in request order, with every input entry that is not in it (dropped,
- * summarized, merged into another item, an exact copy) put back at its place in the conversation:
- * just before the next input entry, in `conversation` order, that is in the request; after the last
- * one, at the end.
+ * summarized, merged into another item, an exact copy, an earlier version) put back at its place in
+ * the conversation: just before the next input entry, in `conversation` order, that is in the
+ * request; after the last one, at the end.
  */
 function withInputPositions(inRequest: ReadonlyArray<ReportEntry>, conversation: ReadonlyArray<ReportEntry>): ReportEntry[] {
   const placed = new Set(inRequest);

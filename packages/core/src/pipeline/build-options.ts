@@ -30,6 +30,15 @@ export interface ValidationOptions {
   readonly ignore?: ReadonlyArray<string>;
 }
 
+/**
+ * How the items are put in conversation order: "createdAt" (default) sorts the items that have a date
+ * by it, among the positions they hold (ties, undated items and items whose date is not a date keep
+ * their position); "input" keeps the order the items were given in, whatever their dates say. Use
+ * "input" for a log that already has a total order (a @ctxpipe/store log), where processes with
+ * skewed clocks must not reorder it.
+ */
+export type InputOrder = "createdAt" | "input";
+
 export interface BuildOptions<R extends RendererName = RendererName> {
   /** Which renderer produces the request. Default "openai". */
   renderer?: R;
@@ -59,6 +68,8 @@ export interface BuildOptions<R extends RendererName = RendererName> {
   reserveOutputTokens?: number;
   /** Counts tokens for this build, overriding the tokenizer plugins. */
   tokenizer?: Tokenizer;
+  /** How the items are put in conversation order (see InputOrder). Default "createdAt". */
+  order?: InputOrder;
   /** A validation mode, or the mode and the rules to ignore. Default "repair". */
   validation?: ValidationMode | ValidationOptions;
 }

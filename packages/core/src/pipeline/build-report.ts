@@ -1,6 +1,7 @@
 // The report: what happened to every item, decided by which stage and plugin, and why.
 import type { ValidationIssue } from "../errors/context-validation-error.js";
 import type { ItemRole, ItemType } from "../model/item.js";
+import type { InputOrder } from "./build-options.js";
 import type { StageLabel } from "./stage.js";
 import type { SystemPart } from "./stage-context.js";
 
@@ -81,6 +82,16 @@ export interface CacheReport {
   readonly previousMessages: number;
 }
 
+/** Which order the items were put in (BuildOptions.order) and what it changed. */
+export interface OrderReport {
+  readonly by: InputOrder;
+  /**
+   * Items ordering put at another position than the input gave them (copies and earlier versions of
+   * a record, left out before ordering, are not counted); always 0 with "input".
+   */
+  readonly moved: number;
+}
+
 /**
  * Fields plugin packages add to the report, by declaration merging:
  *
@@ -94,7 +105,11 @@ export interface CacheReport {
 export interface ReportAttachments {}
 
 export interface BuildReport extends Partial<Readonly<ReportAttachments>> {
-  /** Exactly one entry per input item, in input order. */
+  /**
+   * Exactly one entry per input item, in input order. A record stored twice (same id, same content)
+   * and the earlier versions of an edited record (same id, other content) have entries of their own:
+   * dropped, naming the input index of the record sent in their place.
+   */
   readonly entries: ReadonlyArray<ReportEntry>;
   /** Items plugins added (a system prompt, a synthesized tool result), in output order. */
   readonly synthesized: ReadonlyArray<ReportEntry>;
@@ -103,10 +118,11 @@ export interface BuildReport extends Partial<Readonly<ReportAttachments>> {
    * build decided about. The items in the request come in request order (the order the renderer
    * received them: the system prompt first, an added tool result right after its call, a summary
    * where the items it covers were); every input item that is not in the request (dropped,
-   * summarized, merged into another item, an exact copy) keeps its place in the conversation: it
-   * comes just before the next input item that is in the request, or at the end when none follows.
-   * "Next" is in conversation order: input order, except that items with a createdAt are sorted by
-   * it among themselves; an exact copy counts as right after the item it copies.
+   * summarized, merged into another item, an exact copy, an earlier version of an edited record)
+   * keeps its place in the conversation: it comes just before the next input item that is in the
+   * request, or at the end when none follows. "Next" is in conversation order (see `order`); an
+   * exact copy counts as right after the record it copies, an earlier version as right before the
+   * version that replaced it.
    *
    * Computed on first read. It is not an enumerable field: JSON.stringify(report) and
    * `{ ...report }` leave it out, since it holds the same entries as `entries` and `synthesized`.
@@ -117,7 +133,12 @@ export interface BuildReport extends Partial<Readonly<ReportAttachments>> {
   readonly renderer: string;
   readonly tokenizer: { readonly name: string; readonly exact: boolean };
   readonly budget: BudgetReport | undefined;
-  /** Problems plugins noticed and worked around, prefixed with the plugin's name. */
+  /** Which order the items were put in, and how many ordering moved. */
+  readonly order: OrderReport;
+  /**
+   * Problems noticed and worked around, prefixed with the plugin's name ("[ctxpipe]" for the input
+   * itself, e.g. a createdAt that is not a date).
+   */
   readonly warnings: ReadonlyArray<string>;
   /** Rule violations left in the request; only the "report" validation mode sends a request with any. */
   readonly violations: ReadonlyArray<ValidationIssue>;

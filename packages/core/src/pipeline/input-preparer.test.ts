@@ -6,12 +6,15 @@ import { orderItems } from "../model/order-items.js";
 import { parseInput } from "../model/parse-items.js";
 import { computeTurnGroups } from "../model/turn-groups.js";
 import { adversarialConversations } from "../testing/adversarial-conversations.js";
+import { copiesEditsDates } from "../testing/adversarial/copies-edits-dates.js";
+import type { InputOrder } from "./build-options.js";
 import { InputPreparer } from "./input-preparer.js";
 
-function fromScratch(inputs: ReadonlyArray<ItemInput>) {
+function fromScratch(inputs: ReadonlyArray<ItemInput>, by: InputOrder) {
   const parsed = parseInput(inputs);
-  const ordered = orderItems(parsed.items);
-  return { ...parsed, ordered, groups: computeTurnGroups(ordered).groups };
+  const ordered = by === "input" ? parsed.items : orderItems(parsed.items);
+  const moved = ordered.filter((item, index) => item !== parsed.items[index]).length;
+  return { ...parsed, ordered, groups: computeTurnGroups(ordered).groups, order: { by, moved } };
 }
 
 describe("InputPreparer", () => {
@@ -19,26 +22,29 @@ describe("InputPreparer", () => {
     fc.assert(
       fc.property(
         adversarialConversations(fc, { maxSteps: 16 }),
+        copiesEditsDates(fc),
         fc.array(fc.option(fc.integer({ min: -2, max: 2 }), { nil: undefined }), { maxLength: 30 }),
         fc.array(fc.nat({ max: 4 }), { maxLength: 8 }),
-        (undated, dates, steps) => {
-          const conversation = undated.map((item, index) =>
+        fc.constantFrom<InputOrder>("createdAt", "input"),
+        (undated, perturb, dates, steps, by) => {
+          const dated = undated.map((item, index) =>
             dates[index] === undefined ? item : { ...item, createdAt: new Date(Date.UTC(2025, 0, 1) + (index + dates[index]! * 2) * 1000).toISOString() },
           );
+          const conversation = perturb(dated);
           const preparer = new InputPreparer();
           const history: ItemInput[] = [];
           for (const step of [...steps, conversation.length]) {
             history.push(...conversation.slice(history.length, history.length + step));
             let expected: ReturnType<typeof fromScratch> | unknown;
             try {
-              expected = fromScratch(history);
+              expected = fromScratch(history, by);
             } catch (error) {
               expected = error;
             }
             let prepared: unknown;
             try {
-              const { items, indexes, duplicates, ordered, turns } = preparer.prepare(history);
-              prepared = { items, indexes, duplicates, ordered, groups: turns.groups };
+              const { items, indexes, setAside, warnings, ordered, turns, order } = preparer.prepare(history, by);
+              prepared = { items, indexes, setAside, warnings, ordered, groups: turns.groups, order };
             } catch (error) {
               prepared = error;
             }
@@ -53,10 +59,40 @@ describe("InputPreparer", () => {
     const preparer = new InputPreparer();
     const history: ItemInput[] = [{ id: "u1", type: "user", text: "hi" }];
     preparer.prepare(history);
-    history.push({ id: "u1", type: "user", text: "hello again" });
+    history.push({ id: "u2", type: "user", text: 42 } as unknown as ItemInput);
     expect(() => preparer.prepare(history)).toThrow(InvalidInputError);
-    expect(() => preparer.prepare(history)).toThrow(/item\[1\] \(id "u1"\), field id: duplicate id/);
+    expect(() => preparer.prepare(history)).toThrow(/item\[1\] \(id "u2"\), field text/);
     history.pop();
     expect(preparer.prepare(history).items.map((item) => item.id)).toEqual(["u1"]);
+  });
+
+  test("an appended edit takes the place of the record it edits, as in a first build", () => {
+    const preparer = new InputPreparer();
+    const history: ItemInput[] = [
+      { id: "u1", type: "user", text: "hi" },
+      { id: "a1", type: "assistant", text: "helo" },
+    ];
+    preparer.prepare(history);
+    history.push({ id: "u2", type: "user", text: "thanks" }, { id: "a1", type: "assistant", text: "hello" });
+    const prepared = preparer.prepare(history);
+    expect(prepared.ordered.map((item) => [item.id, "text" in item ? item.text : undefined])).toEqual([
+      ["u1", "hi"],
+      ["a1", "hello"],
+      ["u2", "thanks"],
+    ]);
+    expect(prepared.indexes).toEqual([0, 3, 2]);
+    expect(prepared.setAside).toEqual([{ index: 1, item: expect.objectContaining({ id: "a1", text: "helo" }), kind: "earlier-version", keptIndex: 3 }]);
+  });
+
+  test("a build with the other order starts over", () => {
+    const preparer = new InputPreparer();
+    const history: ItemInput[] = [
+      { id: "u1", type: "user", text: "first", createdAt: "2026-01-01T10:00:05Z" },
+      { id: "a1", type: "assistant", text: "second", createdAt: "2026-01-01T10:00:00Z" },
+    ];
+    expect(preparer.prepare(history, "input").order).toEqual({ by: "input", moved: 0 });
+    const byDate = preparer.prepare(history, "createdAt");
+    expect(byDate.order).toEqual({ by: "createdAt", moved: 2 });
+    expect(byDate.ordered.map((item) => item.id)).toEqual(["a1", "u1"]);
   });
 });

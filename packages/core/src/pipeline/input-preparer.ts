@@ -3,20 +3,23 @@
 // only the new ones are parsed, ordered and placed in turn groups. Anything else starts over.
 import type { Item, ItemInput } from "../model/item.js";
 import { orderItems, timeOf } from "../model/order-items.js";
-import { type DuplicateItem, type ParsedInput, parseInput, parseItem, RESERVED_ID_PREFIX } from "../model/parse-items.js";
+import { dateWarning, type ParsedInput, parseInput, parseItem, RESERVED_ID_PREFIX } from "../model/parse-items.js";
 import { type TurnGroups, TurnGroupsBuilder } from "../model/turn-groups.js";
+import type { InputOrder } from "./build-options.js";
+import type { OrderReport } from "./build-report.js";
 
 export interface PreparedInput extends ParsedInput {
   /** The items in conversation order. */
   readonly ordered: ReadonlyArray<Item>;
   readonly turns: TurnGroups;
+  readonly order: OrderReport;
 }
 
 interface Previous {
   /** A copy of the input array: the caller may append to its own array in place. */
   readonly inputs: ReadonlyArray<ItemInput>;
   readonly prepared: PreparedInput;
-  readonly firstIndexById: Map<string, number>;
+  readonly ids: Set<string>;
   /** Whether ordering left the parsed items as they were, and the last date among them. */
   readonly inInputOrder: boolean;
   readonly lastTime: number;
@@ -41,69 +44,78 @@ export function sharedPrefixLength<T>(next: ReadonlyArray<T>, previous: Readonly
 export class InputPreparer {
   #previous: Previous | undefined;
 
-  prepare(inputs: ReadonlyArray<ItemInput>): PreparedInput {
+  prepare(inputs: ReadonlyArray<ItemInput>, order: InputOrder = "createdAt"): PreparedInput {
     const previous = this.#previous;
     this.#previous = undefined;
-    const appended = previous !== undefined && Array.isArray(inputs) && startsWith(inputs, previous.inputs) ? this.#append(inputs, previous) : undefined;
+    const appended =
+      previous !== undefined && previous.prepared.order.by === order && Array.isArray(inputs) && startsWith(inputs, previous.inputs) ? this.#append(inputs, previous) : undefined;
     if (appended !== undefined) {
       this.#previous = appended;
       return appended.prepared;
     }
     const parsed = parseInput(inputs);
-    const ordered = orderItems(parsed.items);
+    const ordered = order === "input" ? parsed.items : orderItems(parsed.items);
     const groups = new TurnGroupsBuilder();
     groups.append(ordered, 0);
-    const prepared: PreparedInput = { ...parsed, ordered, turns: groups.result() };
-    const inInputOrder = parsed.items.every((item, index) => ordered[index] === item);
-    const firstIndexById = new Map<string, number>();
-    for (let index = 0; index < parsed.items.length; index++) firstIndexById.set(parsed.items[index]!.id, parsed.indexes[index]!);
-    for (const copy of parsed.duplicates) firstIndexById.set(copy.item.id, copy.firstIndex);
-    this.#previous = { inputs: inputs.slice(), prepared, firstIndexById, inInputOrder, lastTime: lastTimeOf(parsed.items, parsed.items.length), groups };
+    let moved = 0;
+    for (let index = 0; index < ordered.length; index++) if (ordered[index] !== parsed.items[index]) moved++;
+    const prepared: PreparedInput = { ...parsed, ordered, turns: groups.result(), order: { by: order, moved } };
+    const ids = new Set(parsed.items.map((item) => item.id));
+    this.#previous = { inputs: inputs.slice(), prepared, ids, inInputOrder: moved === 0, lastTime: lastTimeOf(parsed.items), groups };
     return prepared;
   }
 
   /** The previous preparation extended by inputs[previous.inputs.length..], or undefined to start over. */
   #append(inputs: ReadonlyArray<ItemInput>, previous: Previous): Previous | undefined {
     if (!previous.inInputOrder) return undefined;
+    const byDate = previous.prepared.order.by === "createdAt";
     const from = previous.inputs.length;
     const added: Item[] = [];
     const addedIndexes: number[] = [];
-    const duplicates: DuplicateItem[] = [];
-    const seen = new Map<string, number>();
+    const warnings: string[] = [];
+    const seen = new Set<string>();
     let lastTime = previous.lastTime;
     for (let index = from; index < inputs.length; index++) {
       const item = parseItem(inputs[index] as ItemInput, index);
-      // Invalid items, reserved ids, repeated ids and out-of-order dates take the full path, which
-      // reports or places them exactly as a first build would.
-      if (Array.isArray(item) || item.id.startsWith(RESERVED_ID_PREFIX) || previous.firstIndexById.has(item.id) || seen.has(item.id)) return undefined;
+      // Invalid items, reserved ids, repeated ids (copies, edits) and out-of-order dates take the full
+      // path, which reports or places them exactly as a first build would.
+      if (Array.isArray(item) || item.id.startsWith(RESERVED_ID_PREFIX) || previous.ids.has(item.id) || seen.has(item.id)) return undefined;
       if (item.createdAt !== undefined) {
         const time = timeOf(item, item.createdAt);
-        if (time < lastTime) return undefined;
-        lastTime = time;
+        if (Number.isNaN(time)) warnings.push(dateWarning(item, index)!);
+        else if (byDate) {
+          if (time < lastTime) return undefined;
+          lastTime = time;
+        }
       }
-      seen.set(item.id, index);
+      seen.add(item.id);
       added.push(item);
       addedIndexes.push(index);
     }
-    for (const [id, index] of seen) previous.firstIndexById.set(id, index);
+    for (const id of seen) previous.ids.add(id);
     const before = previous.prepared;
     const items = before.items.concat(added);
     previous.groups.append(items, before.items.length);
     const prepared: PreparedInput = {
       items,
       indexes: before.indexes.concat(addedIndexes),
-      duplicates: before.duplicates.length === 0 ? duplicates : before.duplicates.slice(),
+      setAside: before.setAside.slice(),
+      warnings: before.warnings.concat(warnings),
       ordered: items,
       turns: previous.groups.result(),
+      order: before.order,
     };
     return { ...previous, inputs: inputs.slice(), prepared, lastTime };
   }
 }
 
-function lastTimeOf(items: ReadonlyArray<Item>, end: number): number {
-  for (let index = end - 1; index >= 0; index--) {
+/** The date of the last dated item, or -Infinity when none has one. */
+function lastTimeOf(items: ReadonlyArray<Item>): number {
+  for (let index = items.length - 1; index >= 0; index--) {
     const item = items[index]!;
-    if (item.createdAt !== undefined) return timeOf(item, item.createdAt);
+    if (item.createdAt === undefined) continue;
+    const time = timeOf(item, item.createdAt);
+    if (!Number.isNaN(time)) return time;
   }
   return Number.NEGATIVE_INFINITY;
 }

@@ -65,6 +65,7 @@ const buildOptionsSchema = z
     maxTokens: z.number().int().positive().optional(),
     reserveOutputTokens: z.number().int().nonnegative().optional(),
     tokenizer: z.custom<Tokenizer>(isTokenizer, "must be a tokenizer { specificationVersion, name, exact, count(text) }").optional(),
+    order: z.enum(["createdAt", "input"]).optional(),
     validation: z
       .union([validationModeSchema, z.strictObject({ mode: validationModeSchema.optional(), ignore: z.array(z.string().min(1)).optional() })])
       .optional(),
@@ -184,7 +185,7 @@ export class Pipeline implements PluginHost {
   async build<R extends RendererName = "openai">(items: ReadonlyArray<ItemInput>, options: BuildOptions<R> = {}): Promise<BuildResult<RendererOutputMap[R]>> {
     const checked = buildOptionsSchema.safeParse(options);
     if (!checked.success) throw new PluginOptionsError("build()", z.prettifyError(checked.error));
-    const { items: parsed, indexes: inputIndexes, duplicates, ordered, turns } = this.#input.prepare(items);
+    const { items: parsed, indexes: inputIndexes, setAside, warnings: inputWarnings, ordered, turns, order } = this.#input.prepare(items, options.order ?? "createdAt");
     const tools = this.#parseTools(options.tools);
     const { budget, warning: budgetWarning } = this.#budgetOf(options);
     // Frozen once the input is known to be valid: a refused call is not a build.
@@ -225,7 +226,7 @@ export class Pipeline implements PluginHost {
         inputItems: parsed,
         orderedItems: ordered,
         inputIndexes,
-        duplicates,
+        setAside,
         finalItems: current,
         internals,
         renderPlugin,
@@ -265,7 +266,9 @@ export class Pipeline implements PluginHost {
           budget === undefined
             ? undefined
             : { maxTokens: budget.maxTokens, reserveOutputTokens: budget.reserveOutputTokens, available: budget.available, used: rendered.tokenCount, attempts },
-        warnings: budgetWarning === undefined ? internals.warnings : [budgetWarning, ...internals.warnings],
+        order,
+        // What the input itself holds comes first, then what the build made of it.
+        warnings: [...inputWarnings, ...(budgetWarning === undefined ? [] : [budgetWarning]), ...internals.warnings],
         violations,
         repairedViolations: repaired,
         cache: comparePrefix(previousPrefix, rendered.prefix),
