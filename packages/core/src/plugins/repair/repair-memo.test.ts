@@ -9,6 +9,7 @@ import type { ItemInput } from "../../model/item.js";
 import type { BuildOptions } from "../../pipeline/build-options.js";
 import type { PipelinePlugin } from "../../pipeline/pipeline-hooks.js";
 import { createPipeline } from "../../pipeline/pipeline.js";
+import { emptyCallIds } from "../../testing/adversarial/empty-call-ids.js";
 import { adversarialConversations, wordTokenizer } from "../../testing/index.js";
 
 /** Leaves out every item whose id ends in "3" or "7", as a compress plugin might (the calls of a summary). */
@@ -58,14 +59,17 @@ async function outcome(build: () => Promise<{ request: unknown; report: { cache:
 
 describe("repairs kept between builds", () => {
   test.each([
-    ["every item reaches the stage", false],
-    ["an earlier stage leaves items out", true],
-  ])("a pipeline that repaired before gives what a new one gives (%s)", async (_name, leaveOut) => {
+    ["every item reaches the stage", false, false],
+    ["an earlier stage leaves items out", true, false],
+    ["calls and results are stored without ids", false, true],
+    ["calls and results are stored without ids, and an earlier stage leaves items out", true, true],
+  ])("a pipeline that repaired before gives what a new one gives (%s)", async (_name, leaveOut, withoutIds) => {
     const pipelineOf = () => createPipeline({ defaults: { fitBudget: false }, plugins: leaveOut ? [leaveSomeOut] : [] });
     const options: BuildOptions = { tokenizer: wordTokenizer, system: "Be brief.", validation: "report" };
+    const blank = withoutIds ? emptyCallIds(fc) : fc.constant((items: ItemInput[]) => items);
     await fc.assert(
       fc.asyncProperty(
-        adversarialConversations(fc, { maxSteps: 30 }).map(withCoverage),
+        fc.tuple(adversarialConversations(fc, { maxSteps: 30 }), blank).map(([conversation, perturb]) => perturb(withCoverage(conversation))),
         fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 16 }),
         async (conversation, steps) => {
           const reused = pipelineOf();
@@ -112,6 +116,24 @@ describe("repairs kept between builds", () => {
     const ids = built.request.messages.flatMap((message) => ((message.tool_calls as Array<{ id: string }> | undefined) ?? []).map((call) => call.id));
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);
+  });
+
+  test("calls without an id pair by position turn by turn, and no turn's given id takes another's", async () => {
+    const built = await turnByTurn([
+      [user("u1"), calls("a1", ""), result("r1", "")],
+      [user("u2"), calls("a2", ""), result("r2", ""), result("extra", "")],
+      [user("u3"), calls("a1_1", "a1_1"), result("r3", "a1_1")],
+      [user("u4")],
+    ]);
+    const sent = built.request.messages.map((message) => (message.tool_calls as Array<{ id: string }> | undefined)?.map((call) => call.id).join() ?? message.tool_call_id ?? message.role);
+    expect(sent).toEqual(["user", expect.stringMatching(/^a1_1_[a-z0-9]{7}$/), sent[1], "user", "a2_1", "a2_1", "user", "a1_1", "a1_1", "user"]);
+    expect(built.report.entries.find((entry) => entry.id === "extra")?.reason).toBe("it has no call id, and no call without an id before it in its turn is left to pair with by position");
+  });
+
+  test("a result without an id stored after the next user message stays an orphan, however the history was built", async () => {
+    const twoCalls: ItemInput = { id: "a1", type: "assistant", text: "", toolCalls: [{ id: "", name: "read_file", arguments: "{}" }, { id: "", name: "grep", arguments: "{}" }] };
+    const built = await turnByTurn([[user("u1"), twoCalls, result("r1", "")], [user("u2"), result("r2", "")], [user("u3")]]);
+    expect(built.report.entries.find((entry) => entry.id === "r2")).toMatchObject({ decision: "dropped", reason: expect.stringContaining("it has no call id") });
   });
 
   test("a result that arrives turns after its call is paired with it", async () => {
