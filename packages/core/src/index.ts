@@ -85,6 +85,7 @@ export { SYSTEM_PROMPT_ID } from "./pipeline/system-prompt-id.js";
 
 // Default plugins
 export { EstimatingTokenizerPlugin } from "./plugins/estimating-tokenizer-plugin.js";
+export { FailedCallsPlugin, type FailedCallsPluginOptions } from "./plugins/failed-calls-plugin.js";
 export { FilterPlugin, type FilterPluginOptions } from "./plugins/filter-plugin.js";
 export { FitBudgetPlugin, type FitBudgetPluginOptions } from "./plugins/fit-budget-plugin.js";
 export { InsertSystemPlugin, type InsertSystemPluginOptions } from "./plugins/insert-system-plugin.js";

@@ -1,6 +1,7 @@
 // The plugins every pipeline starts with, each replaceable: pass a plugin with the same name, or
 // switch one off with `defaults: { filter: false }`.
 import { EstimatingTokenizerPlugin } from "../plugins/estimating-tokenizer-plugin.js";
+import { FailedCallsPlugin } from "../plugins/failed-calls-plugin.js";
 import { FitBudgetPlugin } from "../plugins/fit-budget-plugin.js";
 import { FilterPlugin } from "../plugins/filter-plugin.js";
 import { InsertSystemPlugin } from "../plugins/insert-system-plugin.js";
@@ -12,6 +13,7 @@ import type { PipelinePlugin } from "./pipeline-hooks.js";
 const FACTORIES = {
   fitBudget: () => new FitBudgetPlugin(),
   filter: () => new FilterPlugin(),
+  failedCalls: () => new FailedCallsPlugin(),
   repairOrphans: () => new RepairOrphansPlugin(),
   insertSystem: () => new InsertSystemPlugin(),
   validate: () => new ValidatePlugin(),

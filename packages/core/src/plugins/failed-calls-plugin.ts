@@ -1,0 +1,174 @@
+// Default filter-stage plugin for persisted model failures: chat and run mode store a failed call as an
+// assistant message so the user can say "continue", but a model that reads the raw error text imitates
+// it. A failure is left out of the request (or, with `failures: "note"`, replaced by one short neutral
+// note); the stored message stays in the log, since this happens at build time only.
+import { z } from "zod";
+import { isBlank } from "../model/is-blank.js";
+import type { Item, ItemOf } from "../model/item.js";
+import { itemText } from "../model/item-text.js";
+import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
+import { STAGE } from "../pipeline/stage.js";
+import type { StageContext } from "../pipeline/stage-context.js";
+import { failureFacts } from "./failed-calls/failure-cause.js";
+import { parsePluginOptions } from "./parse-plugin-options.js";
+
+const PLUGIN_NAME = "FailedCallsPlugin";
+
+const failedCallsPluginOptionsSchema = z.strictObject({
+  /**
+   * What is sent for a failed model call: nothing (`"omit"`, the default), or one short neutral
+   * assistant note naming the cause (`"note"`), e.g. `(The previous attempt failed: overloaded.)`.
+   * Either way failures in a row with the same cause are sent at most once.
+   */
+  failures: z.enum(["omit", "note"]).default("omit"),
+  /**
+   * A plain assistant message (no tool calls) whose text starts with one of these words is a failed
+   * call too: the loops write `LLM_ERROR` first, and a store without `partType` keeps only the text.
+   * An empty list recognises `error` items alone.
+   */
+  errorTextPrefixes: z.array(z.string().trim().min(1)).default(["LLM_ERROR"]),
+  /** Late in the filter stage, so that what the filter plugin removed does not split a run of failures. */
+  stage: z.number().default(STAGE.LATE),
+});
+
+export type FailedCallsPluginOptions = z.input<typeof failedCallsPluginOptionsSchema>;
+
+/** Failures in a row (no answer from the model between them) with the same cause. */
+interface Run {
+  readonly key: string;
+  readonly cause: string | undefined;
+  readonly positions: number[];
+}
+
+interface Failure {
+  readonly item: Item;
+  readonly label: string;
+  readonly key: string;
+  readonly cause: string | undefined;
+}
+
+export class FailedCallsPlugin implements PipelinePlugin {
+  readonly name = PLUGIN_NAME;
+  readonly #options: z.output<typeof failedCallsPluginOptionsSchema>;
+  // The note sent for a failure, kept per item so that a rebuild sends the same object (later stages
+  // reuse their work for items they saw before).
+  readonly #notes = new WeakMap<Item, ItemOf<"assistant">>();
+
+  constructor(options: FailedCallsPluginOptions = {}) {
+    this.#options = parsePluginOptions(PLUGIN_NAME, failedCallsPluginOptionsSchema, options);
+  }
+
+  apply(pipeline: PluginHost): void {
+    pipeline.hooks.filter.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => this.#leaveOut(items, context));
+  }
+
+  /** Whether an item is a persisted failed call. */
+  #isFailure(item: Item): boolean {
+    if (item.type === "error") return true;
+    if (item.type !== "assistant" || item.toolCalls.length > 0) return false;
+    const text = item.text.trimStart();
+    return this.#options.errorTextPrefixes.some((prefix) => text.startsWith(prefix) && !/^\w/.test(text.slice(prefix.length)));
+  }
+
+  #leaveOut(items: Items, context: StageContext): Items | undefined {
+    const failures = new Map<number, Failure>();
+    items.forEach((item, position) => {
+      if (this.#isFailure(item)) failures.set(position, describe(item));
+    });
+    if (failures.size === 0) return undefined;
+
+    const runs = runsOf(items, failures);
+    const noted = new Set<Run>(this.#options.failures === "note" ? runs : []);
+    // Leaving every failure out must not leave nothing to send: then the last one is noted instead.
+    const fallback = noted.size === 0 && !items.some((item, position) => !failures.has(position) && hasContent(item));
+    if (fallback) noted.add(runs.at(-1)!);
+
+    const notes = new Map<number, Item>();
+    for (const run of runs) {
+      const last = run.positions.at(-1)!;
+      for (const position of run.positions) {
+        const failure = failures.get(position)!;
+        if (!noted.has(run)) {
+          context.report.drop(failure.item, `a failed model call (${failure.label}): not sent, so the model does not imitate it; it stays in the log`);
+        } else if (position !== last) {
+          const stands = items[last]!.id;
+          context.report.drop(failure.item, `a failed model call (${failure.label}): the note sent for "${stands}" stands for it (failures in a row with the same cause are noted once); it stays in the log`);
+        } else {
+          const note = this.#noteFor(failure.item, noteText(run));
+          notes.set(position, note);
+          const why = fallback ? "; a note, since nothing else would be sent" : "";
+          context.report.repair(failure.item, `a failed model call (${failure.label}): replaced by the note "${note.text}", so the model does not imitate the error text${why}; it stays in the log`);
+        }
+      }
+    }
+    const output: Item[] = [];
+    items.forEach((item, position) => {
+      if (!failures.has(position)) output.push(item);
+      else if (notes.has(position)) output.push(notes.get(position)!);
+    });
+    return output;
+  }
+
+  #noteFor(failure: Item, text: string): ItemOf<"assistant"> {
+    const cached = this.#notes.get(failure);
+    if (cached?.text === text) return cached;
+    const note: ItemOf<"assistant"> = {
+      id: failure.id,
+      ...(failure.createdAt === undefined ? {} : { createdAt: failure.createdAt }),
+      metadata: failure.metadata,
+      type: "assistant",
+      role: "assistant",
+      text,
+      toolCalls: [],
+    };
+    this.#notes.set(failure, note);
+    return note;
+  }
+}
+
+function storedCode(item: Item): string | undefined {
+  if (item.type === "error" && item.code !== undefined) return item.code;
+  // The loops store the code next to the message (`errorCode`), which the importer keeps in extra.
+  const code = item.metadata.extra?.errorCode;
+  return typeof code === "string" && code.trim() !== "" ? code : undefined;
+}
+
+function describe(item: Item): Failure {
+  const { code, cause } = failureFacts(itemText(item), storedCode(item));
+  const label = [code, cause].filter((part) => part !== undefined).join(", ");
+  return { item, label: label === "" ? "cause unknown" : label, key: cause ?? "", cause };
+}
+
+/** Groups failures into runs: a run ends at an answer from the model, or at a failure with another cause. */
+function runsOf(items: Items, failures: ReadonlyMap<number, Failure>): Run[] {
+  const runs: Run[] = [];
+  let open: Run | undefined;
+  items.forEach((item, position) => {
+    const failure = failures.get(position);
+    if (failure === undefined) {
+      // The model answering ends a run; the user asking again ("continue"), a system note, thinking or
+      // a tool result (its call, before it, would have ended the run) does not.
+      if (item.role === "assistant" && hasContent(item)) open = undefined;
+      return;
+    }
+    if (open?.key !== failure.key) {
+      open = { key: failure.key, cause: failure.cause, positions: [] };
+      runs.push(open);
+    }
+    open.positions.push(position);
+  });
+  return runs;
+}
+
+function noteText(run: Run): string {
+  const attempts = run.positions.length === 1 ? "The previous attempt" : `The previous ${run.positions.length} attempts`;
+  return run.cause === undefined ? `(${attempts} failed.)` : `(${attempts} failed: ${run.cause}.)`;
+}
+
+/** Whether an item would give the request a turn of its own (a result alone may be an orphan). */
+function hasContent(item: Item): boolean {
+  if (item.role === "system" || item.role === "tool" || item.type === "thinking") return false;
+  if (item.type === "assistant" && item.toolCalls.length > 0) return true;
+  if (item.type === "user" && (item.attachments?.length ?? 0) > 0) return true;
+  return !isBlank(itemText(item));
+}
