@@ -1,6 +1,6 @@
 // The per-build inputs CompressionPlugin reads, added to core's BuildOptions by declaration merging.
 import type { CompressionReport } from "./compression-report.js";
-import type { SummaryRecord } from "./summaries/summary-record.js";
+import type { SummaryRecordInput } from "./summaries/summary-record.js";
 
 export interface CompressionBuildOptions {
   /** Overrides the plugin's tokenBudget for this build. */
@@ -17,8 +17,11 @@ export interface CompressionBuildOptions {
 
 declare module "@ctxpipe/core" {
   interface BuildOptions {
-    /** Persisted summary records to apply before anything else (the summary apply step). */
-    summaries?: ReadonlyArray<SummaryRecord>;
+    /**
+     * Persisted summary records to apply before anything else (the summary apply step): ctxpipe's
+     * records, or a message builder's `{ summary, messageIds, startMessageId }`.
+     */
+    summaries?: ReadonlyArray<SummaryRecordInput>;
     /** Per-build compression settings, or false to run no strategy (summaries are still applied). */
     compression?: CompressionBuildOptions | false;
   }

@@ -1,11 +1,15 @@
 // The summary apply step: a persisted summary stands in for the messages it covers. The summary goes
 // where its start id was, the covered messages leave, the rest stay in order. A record is not applied
-// (and the history is used as it is, with a warning) when its start id is missing, when a covered
-// message is gone or was edited since (the fingerprint no longer matches), or when it overlaps a newer
-// summary only in part; a record wholly inside a newer one was rolled into it and is simply superseded.
-// Summary items already in the history (imported `kind: "summary"` messages) are applied the same way.
+// (and the history is used as it is, with a warning) when it has no start id or its start id is
+// missing, when a covered message is gone or was edited since (the fingerprint no longer matches), or
+// when it overlaps a newer summary only in part; a record wholly inside a newer one was rolled into it
+// and is simply superseded. Summary items already in the history (imported `kind: "summary"` messages)
+// are applied the same way. The current turn (the newest user message and what follows it) is never
+// covered: a summary that reaches into it is cut short before it, with a warning, so the request
+// still carries what the user just wrote.
 import { type DecisionRecorder, type Item, type ItemOf, type Items, positionsOf } from "@ctxpipe/core";
 import type { SkippedSummary } from "../compression-report.js";
+import { type CurrentTurnStart, currentTurnStart } from "./current-turn-start.js";
 import { fingerprintOf } from "./fingerprint.js";
 import { summaryItemOf } from "./summary-item.js";
 import type { SummaryRecord } from "./summary-record.js";
@@ -23,6 +27,8 @@ interface Placement {
   readonly at: number;
   /** Whether the summary came from a record (then it is new to the list) or was an item of it. */
   readonly fromRecord: boolean;
+  /** Why the summary covers less than it says, when it reached into the current turn. */
+  readonly cutShort: string | undefined;
 }
 
 function coveredIdsOf(summary: ItemOf<"summary">, items: Items, positions: ReadonlyMap<string, number>): string[] {
@@ -48,6 +54,8 @@ export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecor
   const hasSummaryItem = items.some((item) => item.type === "summary");
   if (records.length === 0 && !hasSummaryItem) return { items, applied: [], skipped: [] };
   const positions = positionsOf(items);
+  const current = currentTurnStart(items);
+  const inCurrentTurn = (id: string) => current !== undefined && positions.get(id)! >= current.position;
   const coveredBy = new Map<string, string>();
   const placements: Placement[] = [];
   const applied: string[] = [];
@@ -57,10 +65,11 @@ export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecor
     host.warn(`summary "${id}" not applied: ${reason}; the history is used as it is`);
   };
 
-  // Records first, newest first: a newer summary usually rolled the older ones into itself.
+  // Records first, newest first: a newer summary usually rolled the older ones into itself. A record
+  // without a date (a message builder's summary record may have none) counts as the oldest.
   const newestFirst = records
-    .map((record, index) => ({ record, index }))
-    .sort((left, right) => Date.parse(right.record.createdAt) - Date.parse(left.record.createdAt) || right.index - left.index);
+    .map((record, index) => ({ record, index, time: record.createdAt === undefined ? Number.NEGATIVE_INFINITY : Date.parse(record.createdAt) }))
+    .sort((left, right) => (left.time === right.time ? right.index - left.index : right.time - left.time));
   const seen = new Set<string>();
   for (const { record } of newestFirst) {
     if (seen.has(record.id)) {
@@ -70,6 +79,10 @@ export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecor
     seen.add(record.id);
     if (positions.has(record.id)) {
       if (items[positions.get(record.id)!]!.type !== "summary") skip(record.id, "its id is the id of a message in the history");
+      continue;
+    }
+    if (record.startId === undefined) {
+      skip(record.id, "it has no start id");
       continue;
     }
     if (!positions.has(record.startId)) {
@@ -88,26 +101,60 @@ export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecor
         continue;
       }
     }
-    const overlap = record.coveredIds.filter((id) => coveredBy.has(id));
-    if (overlap.length === record.coveredIds.length) continue; // rolled into a newer summary
+    // A start id inside the current turn would put the summary between the user's message and the
+    // answer: it goes before the newest user message instead.
+    let at = positions.get(record.startId)!;
+    const startInCurrentTurn = current !== undefined && at > current.position;
+    if (startInCurrentTurn) at = current.position;
+    let covered = record.coveredIds.filter((id) => !inCurrentTurn(id));
+    const cut = record.coveredIds.length - covered.length;
+    if (record.coveredIds.length === 0) {
+      // A record listing no messages (a message builder's summary record may list none) stands in
+      // for everything before its start id.
+      covered = items.slice(0, at).flatMap((item) => (item.type === "system" || item.type === "summary" || coveredBy.has(item.id) ? [] : [item.id]));
+      if (covered.length === 0) {
+        skip(record.id, "it lists no messages and nothing comes before its start id");
+        continue;
+      }
+    } else if (covered.length === 0) {
+      skip(record.id, `it covers only the current turn (the newest user message "${current!.id}" and what follows it), which is always sent`);
+      continue;
+    }
+    const overlap = covered.filter((id) => coveredBy.has(id));
+    if (overlap.length === covered.length) continue; // rolled into a newer summary
     if (overlap.length > 0) {
       skip(record.id, `it overlaps summary "${coveredBy.get(overlap[0]!)}" in part`);
       continue;
     }
-    for (const id of record.coveredIds) coveredBy.set(id, record.id);
-    placements.push({ summary: summaryItemOf(record), covered: record.coveredIds, at: positions.get(record.startId)!, fromRecord: true });
+    for (const id of covered) coveredBy.set(id, record.id);
+    const cutShort = cut > 0 || startInCurrentTurn ? cutShortReason(record.id, current!, cut, startInCurrentTurn, host) : undefined;
+    const summary = summaryItemOf(covered === record.coveredIds || covered.length === record.coveredIds.length ? record : { ...record, coveredIds: covered });
+    placements.push({ summary, covered, at, fromRecord: true, cutShort });
     applied.push(record.id);
   }
   // Then summaries stored in the history, unless a record rolled them in.
   for (let position = 0; position < items.length; position++) {
     const item = items[position]!;
     if (item.type !== "summary" || coveredBy.has(item.id)) continue;
-    const covered = coveredIdsOf(item, items, positions).filter((id) => !coveredBy.has(id) && items[positions.get(id)!]!.type !== "summary");
-    if (covered.length === 0) continue;
+    const reached = coveredIdsOf(item, items, positions).filter((id) => !coveredBy.has(id) && items[positions.get(id)!]!.type !== "summary");
+    const covered = reached.filter((id) => !inCurrentTurn(id));
+    if (covered.length === 0) {
+      if (reached.length > 0) skip(item.id, `it covers only the current turn (the newest user message "${current!.id}" and what follows it), which is always sent`);
+      continue;
+    }
     for (const id of covered) coveredBy.set(id, item.id);
     let at = position;
     for (const id of covered) at = Math.min(at, positions.get(id)!);
-    placements.push({ summary: item, covered, at, fromRecord: false });
+    const cut = reached.length - covered.length;
+    if (cut === 0) {
+      placements.push({ summary: item, covered, at, fromRecord: false, cutShort: undefined });
+    } else {
+      // The stored range stays in the log; what is sent says what it now stands in for.
+      const shortened = shortenedSummary(item, covered);
+      const cutShort = cutShortReason(item.id, current!, cut, false, host);
+      host.recorderFor(item.id).repair(shortened, cutShort);
+      placements.push({ summary: shortened, covered, at, fromRecord: false, cutShort });
+    }
     applied.push(item.id);
   }
 
@@ -133,10 +180,10 @@ export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecor
     for (const placement of placedAt.get(position) ?? []) {
       result.push(placement.summary);
       if (!placement.fromRecord) continue;
-      const reason = host.madeNow.has(placement.summary.id)
+      const made = host.madeNow.has(placement.summary.id)
         ? `summary of ${placement.covered.length} messages made in this build; persist it from report.compression.records`
         : `persisted summary of ${placement.covered.length} messages, applied in their place`;
-      host.recorderFor(placement.summary.id).synthesize(placement.summary, reason);
+      host.recorderFor(placement.summary.id).synthesize(placement.summary, placement.cutShort === undefined ? made : `${made}; ${placement.cutShort}`);
     }
     const item = items[position]!;
     const summaryId = coveredBy.get(item.id);
@@ -150,6 +197,32 @@ export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecor
     result.push(item);
   }
   return { items: result, applied, skipped };
+}
+
+/** Says (as a warning, and returns for the summary's report entry) that a summary was cut short before the current turn. */
+function cutShortReason(summaryId: string, current: CurrentTurnStart, cut: number, startInCurrentTurn: boolean, host: ApplyHost): string {
+  const parts: string[] = [];
+  if (cut > 0) {
+    const more = cut === 1 ? "" : ` and ${cut - 1} more of its turn`;
+    parts.push(`range cut short before the current turn: it covered the newest user message "${current.id}"${more}, sent as written instead`);
+  }
+  if (startInCurrentTurn) parts.push(`its start id is inside the current turn, so it goes before the newest user message "${current.id}"`);
+  const reason = parts.join("; ");
+  host.warn(`summary "${summaryId}": ${reason}`);
+  return reason;
+}
+
+// A stored summary item cut short: the same object for the same item and ids, so counts are reused.
+const shortened = new WeakMap<ItemOf<"summary">, { readonly key: string; readonly item: ItemOf<"summary"> }>();
+
+function shortenedSummary(item: ItemOf<"summary">, covered: ReadonlyArray<string>): ItemOf<"summary"> {
+  const key = covered.join("\u0000");
+  const known = shortened.get(item);
+  if (known !== undefined && known.key === key) return known.item;
+  const { fromId: _fromId, toId: _toId, ...rest } = item;
+  const made = Object.freeze({ ...rest, coveredIds: [...covered], originalCount: covered.length }) as ItemOf<"summary">;
+  shortened.set(item, { key, item: made });
+  return made;
 }
 
 // Items are immutable, so covered items already checked against a fingerprint need not be hashed

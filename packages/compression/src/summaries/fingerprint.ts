@@ -1,6 +1,7 @@
 // A short hash of items' content, stored on a summary record so that a later build can tell whether
-// the messages it covers were edited since. FNV-1a over the items' JSON, in two 32-bit lanes: no
-// dependency on node:crypto, so it runs wherever ctxpipe runs. Not a security measure.
+// the messages it covers were edited since; the same hash of a text names a record stored without an
+// id. FNV-1a in two 32-bit lanes: no dependency on node:crypto, so it runs wherever ctxpipe runs. Not
+// a security measure.
 import type { Item } from "@ctxpipe/core";
 
 function fnv1a(text: string, seed: number): number {
@@ -16,6 +17,13 @@ function fnv1a(text: string, seed: number): number {
 function contentOf(item: Item): string {
   const { metadata: _metadata, ...content } = item;
   return JSON.stringify(content);
+}
+
+/** The same two-lane hash of one text: names a record that came without an id. */
+export function textHashOf(text: string): string {
+  const left = fnv1a(text, 0x811c9dc5);
+  const right = fnv1a(text, (0x01000193 ^ 0x5bd1e995) ^ left);
+  return `${left.toString(16).padStart(8, "0")}${right.toString(16).padStart(8, "0")}`;
 }
 
 export function fingerprintOf(items: ReadonlyArray<Item>): string {

@@ -16,9 +16,10 @@ export function summaryItemOf(record: SummaryRecord): ItemOf<"summary"> {
       role: "system",
       text: record.summary,
       coveredIds: Object.freeze([...record.coveredIds]) as string[],
-      sourceTokenCount: record.sourceTokenCount,
-      compactedAt: Date.parse(record.createdAt),
       originalCount: record.coveredIds.length,
+      ...(record.sourceTokenCount === undefined ? {} : { sourceTokenCount: record.sourceTokenCount }),
+      // Without a date, the XML renderer dates it from the messages it covers.
+      ...(record.createdAt === undefined ? {} : { compactedAt: Date.parse(record.createdAt) }),
       metadata: Object.freeze({}),
     }) as ItemOf<"summary">;
     if (made.size >= MAX_KEPT) made.delete(made.keys().next().value!);
