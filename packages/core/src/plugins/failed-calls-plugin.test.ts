@@ -179,16 +179,22 @@ describe("FailedCallsPlugin", () => {
     expect(none.excludedIds).toEqual([]);
   });
 
-  test("when leaving the failures out would leave nothing to send, the last one is sent as a note", async () => {
-    const result = await buildWith([], [{ id: "e1", type: "error", text: OVERLOADED }]);
+  test("when leaving the failures out would leave nothing to send, a note stands in for them as an item of its own", async () => {
+    const result = await buildWith([], [{ id: "e1", type: "error", text: OVERLOADED }, { id: "e2", type: "error", text: OVERLOADED }]);
     expect(result.request.messages.map((message) => [message.role, message.content])).toEqual([
       ["user", "(The conversation so far is below.)"],
-      ["assistant", "(The previous attempt failed: overloaded.)"],
+      ["assistant", "(The previous 2 attempts failed: overloaded.)"],
       ["user", "Continue."],
     ]);
-    expect(result.report.entries[0]).toMatchObject({
-      decision: "repaired",
-      reason: 'a failed model call (LLM_HTTP_ERROR, overloaded): replaced by the note "(The previous attempt failed: overloaded.)", so the model does not imitate the error text; a note, since nothing else would be sent; it stays in the log',
+    expect(result.report.entries.map((entry) => [entry.id, entry.decision])).toEqual([
+      ["e1", "dropped"],
+      ["e2", "dropped"],
+    ]);
+    expect(result.report.synthesized.find((entry) => entry.id === "ctxpipe:failed-call-note:e2")).toMatchObject({
+      decision: "synthesized",
+      stage: "filter",
+      plugin: "FailedCallsPlugin",
+      reason: 'stands for the failed model call "e2", left out: without it nothing would be sent',
     });
   });
 
@@ -223,22 +229,16 @@ function leakedFailure(request: { messages: ReadonlyArray<{ content?: unknown }>
 }
 
 describe("FailedCallsPlugin, for any stored history with failures", () => {
-  test("by default no failure text is sent, and every failure is reported as left out with a reason", async () => {
+  test("by default every such history builds, no failure text is sent, and every failure is reported as left out with a reason", async () => {
     await fc.assert(
       fc.asyncProperty(withFailures, async (items) => {
-        let result: Awaited<ReturnType<typeof buildWith>>;
-        try {
-          result = await buildWith([], items, { system: "You are terse." });
-        } catch (error) {
-          // An input with nothing a model could read is refused (NOT_EMPTY), as before.
-          expect(error).toMatchObject({ name: "ContextValidationError", issues: [expect.objectContaining({ rule: "NOT_EMPTY" })] });
-          return;
-        }
+        // Never refused: a history of failures alone is sent as a note.
+        const result = await buildWith([], items, { system: "You are terse." });
         expect(leakedFailure(result.request, items)).toBeUndefined();
         for (const failure of failuresIn(items)) {
           const entry = result.report.entries.find((candidate) => candidate.id === failure.id)!;
-          expect(["dropped", "repaired"]).toContain(entry.decision);
-          expect(entry.reason).toMatch(/a failed model call|exact copy|includeInContext/);
+          expect(entry.decision).toBe("dropped");
+          expect(entry.reason).toMatch(/^a failed model call \(.+\): not sent, so the model does not imitate it; it stays in the log$|exact copy/);
         }
       }),
       { numRuns: 300 },

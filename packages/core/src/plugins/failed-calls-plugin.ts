@@ -14,6 +14,9 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "FailedCallsPlugin";
 
+/** The id of the note sent when a history holds nothing but failed calls, followed by the last one's id. */
+const FALLBACK_NOTE_ID_PREFIX = "ctxpipe:failed-call-note:";
+
 const failedCallsPluginOptionsSchema = z.strictObject({
   /**
    * What is sent for a failed model call: nothing (`"omit"`, the default), or one short neutral
@@ -79,10 +82,6 @@ export class FailedCallsPlugin implements PipelinePlugin {
 
     const runs = runsOf(items, failures);
     const noted = new Set<Run>(this.#options.failures === "note" ? runs : []);
-    // Leaving every failure out must not leave nothing to send: then the last one is noted instead.
-    const fallback = noted.size === 0 && !items.some((item, position) => !failures.has(position) && hasContent(item));
-    if (fallback) noted.add(runs.at(-1)!);
-
     const notes = new Map<number, Item>();
     for (const run of runs) {
       const last = run.positions.at(-1)!;
@@ -94,13 +93,23 @@ export class FailedCallsPlugin implements PipelinePlugin {
           const stands = items[last]!.id;
           context.report.drop(failure.item, `a failed model call (${failure.label}): the note sent for "${stands}" stands for it (failures in a row with the same cause are noted once); it stays in the log`);
         } else {
-          const note = this.#noteFor(failure.item, noteText(run));
+          const note = this.#noteFor(failure.item, failure.item.id, noteText(run));
           notes.set(position, note);
-          const why = fallback ? "; a note, since nothing else would be sent" : "";
-          context.report.repair(failure.item, `a failed model call (${failure.label}): replaced by the note "${note.text}", so the model does not imitate the error text${why}; it stays in the log`);
+          context.report.repair(failure.item, `a failed model call (${failure.label}): replaced by the note "${note.text}", so the model does not imitate the error text; it stays in the log`);
         }
       }
     }
+    // Leaving every failure out must not leave nothing to send: then a note on the last run is sent
+    // in its place, as an item of its own, so that the failures stay reported as left out.
+    if (noted.size === 0 && !items.some((item, position) => !failures.has(position) && hasContent(item))) {
+      const run = runs.at(-1)!;
+      const last = run.positions.at(-1)!;
+      const failure = items[last]!;
+      const note = this.#noteFor(failure, `${FALLBACK_NOTE_ID_PREFIX}${failure.id}`, noteText(run));
+      notes.set(last, note);
+      context.report.synthesize(note, `stands for the failed model call "${failure.id}", left out: without it nothing would be sent`);
+    }
+
     const output: Item[] = [];
     items.forEach((item, position) => {
       if (!failures.has(position)) output.push(item);
@@ -109,11 +118,11 @@ export class FailedCallsPlugin implements PipelinePlugin {
     return output;
   }
 
-  #noteFor(failure: Item, text: string): ItemOf<"assistant"> {
+  #noteFor(failure: Item, id: string, text: string): ItemOf<"assistant"> {
     const cached = this.#notes.get(failure);
-    if (cached?.text === text) return cached;
+    if (cached?.id === id && cached.text === text) return cached;
     const note: ItemOf<"assistant"> = {
-      id: failure.id,
+      id,
       ...(failure.createdAt === undefined ? {} : { createdAt: failure.createdAt }),
       metadata: failure.metadata,
       type: "assistant",
