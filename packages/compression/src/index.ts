@@ -14,7 +14,7 @@ export { STRATEGY_NAMES, type StrategyInput, type StrategyName, type StrategySet
 export { fingerprintOf } from "./summaries/fingerprint.js";
 export { type Summarizer, type SummarizerRequest, summaryPrompt, transcriptOf } from "./summaries/summarizer.js";
 export { SUMMARIZER_FAILED, SummarizerError } from "./summaries/summarizer-error.js";
-export { type SummaryRecord, summaryRecordSchema } from "./summaries/summary-record.js";
+export { type CompressedSummaryEntity, type SummaryRecord, type SummaryRecordInput, summaryRecordSchema } from "./summaries/summary-record.js";
 export {
   type CompressionOutcome,
   CompressionPipeline,
