@@ -8,7 +8,6 @@ const newest: ItemInput = { id: "last", type: "user", text: "newest question" };
 
 describe("FilterPlugin", () => {
   test.for([
-    { case: "a stored system message", item: { id: "x", type: "system", text: "stale prompt" }, reason: "stored system message: the system prompt is composed fresh for every build" },
     { case: "an item excluded from context", item: { id: "x", type: "user", text: "private", metadata: { includeInContext: false } }, reason: "includeInContext is false" },
     { case: "an empty assistant message", item: { id: "x", type: "assistant", text: "" }, reason: "empty assistant message without tool calls" },
     { case: "a whitespace-only assistant message", item: { id: "x", type: "assistant", text: " \n\t" }, reason: "empty assistant message without tool calls" },
@@ -43,7 +42,7 @@ describe("FilterPlugin", () => {
     expect(result.includedIds).toEqual(["u", "a", "t"]);
   });
 
-  test("counts filtered items as seed 000 does: stored system messages are skipped, not counted", async () => {
+  test("counts filtered items: stored system messages are not counted, and with no composed prompt they are the prompt", async () => {
     const result = await buildWith(
       [],
       [
@@ -53,14 +52,24 @@ describe("FilterPlugin", () => {
         newest,
       ],
     );
-    expect(result.metadata).toEqual({ inputCount: 4, outputCount: 1, filteredCount: 2, systemPromptIncluded: false, systemPromptLength: 0 });
+    expect(result.metadata).toEqual({ inputCount: 4, outputCount: 2, filteredCount: 2, systemPromptIncluded: true, systemPromptLength: "stale".length });
   });
 
-  test.for([
-    { option: "dropStoredSystemMessages", item: { id: "x", type: "system", text: "kept prompt" } },
-    { option: "dropExcludedItems", item: { id: "x", type: "user", text: "kept", metadata: { includeInContext: false } } },
-  ] satisfies Array<{ option: string; item: ItemInput }>)("each rule can be switched off: $option", async ({ option, item }) => {
-    const result = await buildWith([new FilterPlugin({ [option]: false })], [item, newest]);
+  test("passes stored system messages on by default: the insert-system stage decides what becomes of them", async () => {
+    const result = await buildWith([], [{ id: "s", type: "system", text: "Answer in French." }, newest]);
+    expect(result.report.entries[0]).toMatchObject({ id: "s", decision: "merged", stage: "insert-system", plugin: "InsertSystemPlugin" });
+    expect(result.report.entries[0]!.history.some((event) => event.stage === "filter")).toBe(false);
+  });
+
+  test("dropStoredSystemMessages: true drops every stored system message here, composed prompt or not", async () => {
+    const reason = "stored system message: FilterPlugin drops them (dropStoredSystemMessages: true)";
+    const result = await buildWith([new FilterPlugin({ dropStoredSystemMessages: true })], [{ id: "s", type: "system", text: "Answer in French." }, newest]);
+    expect(result.request.messages).toEqual([{ role: "user", content: "newest question" }]);
+    expect(result.report.entries[0]).toMatchObject({ decision: "dropped", stage: "filter", plugin: "FilterPlugin", reason });
+  });
+
+  test("dropExcludedItems can be switched off", async () => {
+    const result = await buildWith([new FilterPlugin({ dropExcludedItems: false })], [{ id: "x", type: "user", text: "kept", metadata: { includeInContext: false } }, newest]);
     expect(result.includedIds).toContain("x");
   });
 
@@ -82,7 +91,8 @@ describe("FilterPlugin", () => {
   });
 
   test("is replaceable: the pipeline without it sends what it would have dropped", async () => {
-    const result = await createPipeline({ defaults: { filter: false } }).build([{ id: "s", type: "system", text: "stored" }, newest], { tokenizer: wordTokenizer });
-    expect(result.request.messages[0]).toEqual({ role: "system", content: "stored" });
+    const hidden: ItemInput = { id: "h", type: "user", text: "stored", metadata: { includeInContext: false } };
+    const result = await createPipeline({ defaults: { filter: false } }).build([hidden, newest], { tokenizer: wordTokenizer });
+    expect(result.request.messages[0]).toEqual({ role: "user", content: "stored" });
   });
 });

@@ -1,5 +1,6 @@
-// Default filter stage: removes what must never be sent (the context builder's stored-message
-// rules and the message builder's filter step).
+// Default filter stage: removes what must never be sent (items excluded from context, empty
+// assistant messages). Stored system messages pass: InsertSystemPlugin decides what becomes of them
+// once the system prompt's parts are known.
 import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item } from "../model/item.js";
@@ -11,8 +12,12 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 const PLUGIN_NAME = "FilterPlugin";
 
 const filterPluginOptionsSchema = z.strictObject({
-  /** Stored system messages are skipped: the system prompt is composed fresh for every build. */
-  dropStoredSystemMessages: z.boolean().default(true),
+  /**
+   * True drops every stored system message here, whatever the build composes. By default they pass,
+   * and InsertSystemPlugin's storedSystemMessages option decides (they are the system prompt when
+   * the build composes none).
+   */
+  dropStoredSystemMessages: z.boolean().default(false),
   /** Items whose metadata says `includeInContext: false`. */
   dropExcludedItems: z.boolean().default(true),
   /** Assistant messages with blank text and no tool calls. */
@@ -33,7 +38,7 @@ export class FilterPlugin implements PipelinePlugin {
   #reasonToDrop(item: Item): string | undefined {
     const options = this.#options;
     if (options.dropStoredSystemMessages && item.type === "system") {
-      return "stored system message: the system prompt is composed fresh for every build";
+      return "stored system message: FilterPlugin drops them (dropStoredSystemMessages: true)";
     }
     if (options.dropExcludedItems && item.metadata.includeInContext === false) return "includeInContext is false";
     if (options.dropEmptyAssistantMessages && item.type === "assistant" && item.toolCalls.length === 0 && isBlank(item.text)) {

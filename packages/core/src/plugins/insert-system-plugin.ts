@@ -1,22 +1,47 @@
 // Default insert-system stage: merges the system prompt parts (from build options and from plugins
-// that ran earlier in this stage) into one system message at the front.
+// that ran earlier in this stage) into one system message at the front, and decides what becomes of
+// the system messages stored in the conversation (storedSystemMessages).
 import { z } from "zod";
-import type { ItemOf } from "../model/item.js";
+import { isBlank } from "../model/is-blank.js";
+import type { Item, ItemOf } from "../model/item.js";
 import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
+import type { StageContext } from "../pipeline/stage-context.js";
 import { STAGE } from "../pipeline/stage.js";
 import { SYSTEM_PROMPT_ID } from "../pipeline/system-prompt-id.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "InsertSystemPlugin";
 
+/**
+ * What becomes of the system messages stored in the conversation:
+ * - "auto": dropped when the build composes a system prompt (it replaces them), else as "prompt";
+ * - "prompt": the leading ones join the system prompt, after the composed parts; later ones stay
+ *   where they were stored, and each renderer sends them where its provider takes system text;
+ * - "keep": each is sent as a message of its own where it was stored, after the composed prompt
+ *   (for renderers that give stored system text a form of its own, as XML SYSTEM chunks);
+ * - "drop": none is sent.
+ */
+export type StoredSystemMessages = "auto" | "prompt" | "keep" | "drop";
+
 const insertSystemPluginOptionsSchema = z.strictObject({
   /** Placed between parts. */
   separator: z.string().default("\n\n"),
+  /** What becomes of stored system messages; see StoredSystemMessages. Default "auto". */
+  storedSystemMessages: z.enum(["auto", "prompt", "keep", "drop"]).default("auto"),
   /** Late in the stage, so plugins tapping at STAGE.DEFAULT can add parts first. */
   stage: z.number().default(STAGE.LATE),
 });
 
 export type InsertSystemPluginOptions = z.input<typeof insertSystemPluginOptionsSchema>;
+
+const SENT_AS_PROMPT = "sent as the system prompt: this build composes none, so the stored system messages are the prompt";
+const SENT_AFTER_PARTS = 'sent in the system prompt, after the composed parts (storedSystemMessages: "prompt")';
+const BLANK = "stored system message: its text is blank, nothing to send";
+const NOT_INCLUDED = "stored system message: includeSystemPrompt is false, so no system prompt is sent";
+const DROPPED = 'stored system message: storedSystemMessages is "drop"';
+const REPLACED = "stored system message: this build composes its own system prompt, which replaces the stored ones";
+
+type Placement = { readonly merge: true; readonly reason: string } | { readonly drop: string } | undefined;
 
 export class InsertSystemPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
@@ -30,14 +55,61 @@ export class InsertSystemPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     pipeline.hooks.insertSystem.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
-      if (context.options.includeSystemPrompt === false) return undefined;
-      const parts = context.system.list().filter((part) => part.text.length > 0);
-      if (parts.length === 0) return undefined;
-      const text = parts.map((part) => part.text).join(this.#options.separator);
-      const system: ItemOf<"system"> = this.#last?.text === text ? this.#last : { id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} };
-      this.#last = system;
-      context.report.synthesize(system, `system prompt merged from ${parts.length} part(s): ${parts.map((part) => part.id).join(", ")}`);
-      return [system, ...items];
+      const included = context.options.includeSystemPrompt !== false;
+      const composed = included ? context.system.list().filter((part) => part.text.length > 0) : [];
+      const placementOf = this.#placements(included, composed.length > 0);
+
+      // Stored system messages are placed first: those that join the prompt become parts of it.
+      let rest: Item[] | undefined;
+      let leading = true;
+      const order = Math.max(0, ...composed.map((part) => part.order));
+      items.forEach((item, position) => {
+        if (item.type !== "system") {
+          leading = false;
+          rest?.push(item);
+          return;
+        }
+        const placement = placementOf(item, leading);
+        if (placement === undefined) {
+          rest?.push(item);
+          return;
+        }
+        rest ??= items.slice(0, position);
+        if ("drop" in placement) context.report.drop(item, placement.drop);
+        else {
+          context.system.add({ id: item.id, text: item.text, order });
+          context.report.merge(item, SYSTEM_PROMPT_ID, placement.reason);
+        }
+      });
+
+      const system = included ? this.#prompt(context) : undefined;
+      if (system === undefined) return rest;
+      return [system, ...(rest ?? items)];
     });
+  }
+
+  /** Where a stored system message goes: merged into the prompt, dropped (with why), or left where it is. */
+  #placements(included: boolean, composed: boolean): (item: ItemOf<"system">, leading: boolean) => Placement {
+    const policy = this.#options.storedSystemMessages;
+    const mode = policy === "auto" ? (composed ? "replaced" : "prompt") : policy;
+    return (item, leading) => {
+      if (mode === "drop") return { drop: DROPPED };
+      if (mode === "replaced") return { drop: REPLACED };
+      if (mode === "prompt" && !included) return { drop: NOT_INCLUDED };
+      if (isBlank(item.text)) return { drop: BLANK };
+      if (mode === "prompt" && leading) return { merge: true, reason: composed ? SENT_AFTER_PARTS : SENT_AS_PROMPT };
+      return undefined;
+    };
+  }
+
+  /** The one system message made of every part, or undefined when there is none. */
+  #prompt(context: StageContext): ItemOf<"system"> | undefined {
+    const parts = context.system.list().filter((part) => part.text.length > 0);
+    if (parts.length === 0) return undefined;
+    const text = parts.map((part) => part.text).join(this.#options.separator);
+    const system: ItemOf<"system"> = this.#last?.text === text ? this.#last : { id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} };
+    this.#last = system;
+    context.report.synthesize(system, `system prompt merged from ${parts.length} part(s): ${parts.map((part) => part.id).join(", ")}`);
+    return system;
   }
 }

@@ -31,6 +31,33 @@ describe("OpenAIChatRendererPlugin", () => {
     expect(result.request.messages[0]).toEqual({ role: "developer", content: "Rules." });
   });
 
+  test("stored system messages: the leading one is the prompt, a later one is sent where it was, in the developer role too", async () => {
+    const items = [
+      { id: "s0", type: "system", text: "You are terse." },
+      { id: "u1", type: "user", text: "Hi." },
+      { id: "a1", type: "assistant", text: "Hello." },
+      { id: "s1", type: "system", text: "From now on answer in French." },
+      { id: "u2", type: "user", text: "How are you?" },
+    ] as const;
+    const result = await buildWith([new OpenAIChatRendererPlugin({ systemRole: "developer" })], items);
+    expect(result.request.messages).toEqual([
+      { role: "developer", content: "You are terse." },
+      { role: "user", content: "Hi." },
+      { role: "assistant", content: "Hello." },
+      { role: "developer", content: "From now on answer in French." },
+      { role: "user", content: "How are you?" },
+    ]);
+    expect(result.report.entries.find((entry) => entry.id === "s1")).toMatchObject({ decision: "kept", stage: "render", reason: "sent in message 3", messageIndex: 3 });
+  });
+
+  test("a blank system message is never sent: the renderer leaves it out and says why", async () => {
+    // The stages before would drop it; without them the renderer still keeps the request valid (OAI-012).
+    const pipeline = createPipeline({ defaults: { repairOrphans: false, insertSystem: false, validate: false } });
+    const result = await pipeline.build([{ id: "u", type: "user", text: "Hi." }, { id: "s", type: "system", text: " \u200B" }, { id: "u2", type: "user", text: "Bye." }], { tokenizer: wordTokenizer });
+    expect(result.request.messages).toEqual([{ role: "user", content: "Hi." }, { role: "user", content: "Bye." }]);
+    expect(result.report.entries[1]).toMatchObject({ decision: "dropped", stage: "render", reason: "the system message is empty: nothing to send" });
+  });
+
   test("uses the developer role by itself for a model that rejects system (o1-mini), on a reused pipeline too", async () => {
     const counted: string[] = [];
     const recording: Tokenizer = {

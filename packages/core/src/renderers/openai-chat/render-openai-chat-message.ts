@@ -38,7 +38,9 @@ function labelled(label: string, text: string): string {
 export function renderOpenAIChatMessage(item: Item, options: OpenAIChatMessageOptions): OpenAIChatMessage | undefined {
   switch (item.type) {
     case "system":
-      return { role: options.systemRole, content: item.text };
+      // Anywhere in the conversation: Chat Completions takes system messages at any position. A blank
+      // one says nothing, and compatible servers refuse it (OAI-012).
+      return isBlank(item.text) ? undefined : { role: options.systemRole, content: item.text };
     case "summary":
       return { role: options.systemRole, content: `${summaryHeading(item)}\n\n${item.text}` };
     case "user":
