@@ -158,7 +158,6 @@ describe("importStoredMessages", () => {
     { name: "a number where a record is expected", input: [{ id: "ok", role: "user", content: "" }, 42], index: 1, id: undefined, path: [], field: "(record)" },
     { name: "a missing id", input: [{ role: "user", content: "hi" }], index: 0, id: undefined, path: ["id"], field: "id" },
     { name: "an empty id", input: [{ id: "", role: "user", content: "hi" }], index: 0, id: undefined, path: ["id"], field: "id" },
-    { name: "a duplicate id", input: [{ id: "m1", role: "user", content: "a" }, { id: "m1", role: "user", content: "b" }], index: 1, id: "m1", path: ["id"], field: "id" },
     { name: "content of the wrong type", input: [{ id: "m1", role: "user", content: 42 }], index: 0, id: "m1", path: ["content"], field: "content" },
     { name: "a content part that is not an object", input: [{ id: "m1", role: "user", content: ["hi"] }], index: 0, id: "m1", path: ["content", 0], field: "content[0]" },
     { name: "a text part without text", input: [{ id: "m1", role: "user", content: [{ type: "text" }] }], index: 0, id: "m1", path: ["content", 0, "text"], field: "content[0].text" },
@@ -207,7 +206,6 @@ describe("importStoredMessages", () => {
     },
     { name: "tool_calls that is not an array", input: [{ id: "a1", role: "assistant", tool_calls: {} }], index: 0, id: "a1", path: ["tool_calls"], field: "tool_calls" },
     { name: "a tool_calls entry that is null", input: [{ id: "a1", role: "assistant", tool_calls: [null] }], index: 0, id: "a1", path: ["tool_calls", 0], field: "tool_calls[0]" },
-    { name: "an unparseable createdAt", input: [{ id: "m1", role: "user", content: "", createdAt: "yesterday" }], index: 0, id: "m1", path: ["createdAt"], field: "createdAt" },
     { name: "a negative duration", input: [{ id: "t1", role: "tool", tool_call_id: "c1", content: "", duration: -1 }], index: 0, id: "t1", path: ["duration"], field: "duration" },
     { name: "is_error that is not a boolean", input: [{ id: "t1", role: "tool", tool_call_id: "c1", content: "", is_error: "yes" }], index: 0, id: "t1", path: ["is_error"], field: "is_error" },
     { name: "a priority that is not a number", input: [{ id: "m1", role: "user", content: "", priority: "high" }], index: 0, id: "m1", path: ["priority"], field: "priority" },
@@ -235,13 +233,12 @@ describe("importStoredMessages", () => {
     expect(error.issues).toStrictEqual([
       { index: 1, id: undefined, path: [], message: "expected an object, got null" },
       { index: 2, id: undefined, path: ["id"], message: "a stored message needs an id" },
-      { index: 2, id: undefined, path: ["tool_call_id"], message: "a tool message needs the tool_call_id of the call it answers" },
+      { index: 2, id: undefined, path: ["tool_call_id"], message: "a tool message needs the tool_call_id of the call it answers (or a tool_use_id in its content)" },
       { index: 3, id: "a1", path: ["tool_calls", 0, "function", "name"], message: "a tool call needs a function name" },
-      { index: 3, id: "a1", path: ["tool_calls", 1, "id"], message: "expected a non-empty string, got an empty string" },
-      { index: 4, id: "x1", path: ["role"], message: 'expected one of "user", "assistant", "system", "tool", got "robot"' },
+      { index: 4, id: "x1", path: ["role"], message: 'expected one of "user", "assistant", "system", "developer", "tool", got "robot"' },
     ]);
     expect(errorShape(error)).toStrictEqual({ name: "InvalidInputError", code: "INPUT_INVALID", source: "stored message", index: 1, id: undefined, path: [] });
-    expect(error.message.split("\n")).toHaveLength(6);
+    expect(error.message.split("\n")).toHaveLength(5);
   });
 
   test("imports a stored agent tool loop that the pipeline builds", async () => {
@@ -281,9 +278,103 @@ describe("importStoredMessages", () => {
     expect(result.includedIds).toStrictEqual(["u1", "a1", "t1", "t2", "a2"]);
   });
 
+  test.for<{ name: string; record: Record<string, unknown>; expected: Item[] }>([
+    {
+      name: "role developer, as a system message",
+      record: { id: "d1", role: "developer", content: "Answer in French." },
+      expected: [{ id: "d1", type: "system", role: "system", text: "Answer in French.", metadata: {} }],
+    },
+    {
+      name: "a call and a result with an empty id (servers that give calls none)",
+      record: { id: "a1", role: "assistant", content: null, tool_calls: [{ id: "", type: "function", function: { name: "ls", arguments: "{}" } }] },
+      expected: [{ id: "a1", type: "assistant", role: "assistant", text: "", toolCalls: [{ id: "", name: "ls", arguments: "{}", kind: "tool" }], metadata: {} }],
+    },
+    {
+      name: "a tool message with an empty tool_call_id",
+      record: { id: "t1", role: "tool", tool_call_id: "", content: "a.ts" },
+      expected: [{ id: "t1", type: "tool-result", role: "tool", callId: "", output: "a.ts", isError: false, kind: "tool", metadata: {} }],
+    },
+    {
+      name: "a MessageEntity whose body is the message object; the record's fields come first",
+      record: { id: "m1", createdAt: AT, body: { id: "inner", role: "user", content: "hi", segments: [], mode: "chat" } },
+      expected: [{ id: "m1", type: "user", role: "user", text: "hi", createdAt: AT, metadata: { mode: "chat", extra: { "body.id": "inner", "body.segments": [] } } }],
+    },
+    {
+      name: "a MessageEntity whose body is JSON text, with camelCase toolCalls",
+      record: { id: "m2", body: JSON.stringify({ role: "assistant", content: "Looking.", toolCalls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }] }) },
+      expected: [{ id: "m2", type: "assistant", role: "assistant", text: "Looking.", toolCalls: [{ id: "c1", name: "read", arguments: "{}", kind: "tool" }], metadata: {} }],
+    },
+    {
+      name: "a MessageEntity with Anthropic-style tool_use parts",
+      record: { id: "m3", body: { role: "assistant", content: [{ type: "text", text: "Reading." }, { type: "tool_use", id: "call_1", name: "read", input: { path: "a" } }] } },
+      expected: [{ id: "m3", type: "assistant", role: "assistant", text: "Reading.", toolCalls: [{ id: "call_1", name: "read", arguments: '{"path":"a"}', kind: "tool" }], metadata: {} }],
+    },
+    {
+      name: "a tool message whose content part carries the tool_use_id",
+      record: { id: "m4", body: { role: "tool", content: [{ tool_use_id: "call_1", content: "file a" }] } },
+      expected: [{ id: "m4", type: "tool-result", role: "tool", callId: "call_1", output: "file a", isError: false, kind: "tool", metadata: {} }],
+    },
+    {
+      name: "a tool message whose content object carries the tool_use_id",
+      record: { id: "m5", role: "tool", content: { tool_use_id: "call_1", content: [{ type: "text", text: "boom" }], is_error: true } },
+      expected: [{ id: "m5", type: "tool-result", role: "tool", callId: "call_1", output: "boom", isError: true, kind: "tool", metadata: {} }],
+    },
+    {
+      name: "a tool message with two tool_result parts, one item each",
+      record: { id: "m6", role: "tool", content: [{ type: "tool_result", tool_use_id: "c1", content: "one" }, { type: "tool_result", tool_use_id: "c2", content: "two" }] },
+      expected: [
+        { id: "m6.0", type: "tool-result", role: "tool", callId: "c1", output: "one", isError: false, kind: "tool", metadata: {} },
+        { id: "m6.1", type: "tool-result", role: "tool", callId: "c2", output: "two", isError: false, kind: "tool", metadata: {} },
+      ],
+    },
+  ])("imports $name", ({ record, expected }) => {
+    expect(importStoredMessages([record])).toStrictEqual(expected);
+  });
+
+  test.for<{ name: string; record: Record<string, unknown>; path: Array<string | number>; message: string }>([
+    { name: "a body that is not JSON", record: { id: "m1", body: "hello" }, path: ["body"], message: "expected the message object or its JSON text, got text that is not JSON" },
+    { name: "a body that is JSON of no object", record: { id: "m1", body: "[1]" }, path: ["body"], message: "expected the message object or its JSON text, got an array" },
+    { name: "a body without a role", record: { id: "m1", body: { content: "hi" } }, path: ["body", "role"], message: "a stored message needs a role" },
+    { name: "a tool_use part without a name", record: { id: "m1", body: { role: "assistant", content: [{ type: "tool_use", id: "c1" }] } }, path: ["body", "content", 0, "name"], message: "a tool_use part needs the tool name" },
+  ])("rejects a MessageEntity with $name, naming the field", ({ record, path, message }) => {
+    const error = catchInvalidInput(() => importStoredMessages([record]));
+    expect(error.issues).toStrictEqual([{ index: 0, id: "m1", path, message }]);
+  });
+
+  test("the message builder's entities with calls and results stored without ids build, paired by position", async () => {
+    const items = importStoredMessages([
+      { id: "u1", body: { role: "user", content: "List and count.", segments: [] } },
+      { id: "a1", body: JSON.stringify({ role: "assistant", content: null, tool_calls: [{ id: "", type: "function", function: { name: "ls", arguments: "{}" } }, { id: "", type: "function", function: { name: "wc", arguments: "{}" } }] }) },
+      { id: "t1", body: { role: "tool", tool_call_id: "", content: "a.ts b.ts" } },
+      { id: "t2", body: { role: "tool", tool_call_id: "", content: "2" } },
+      { id: "d1", body: { role: "developer", content: "Be brief." } },
+    ]);
+    const result = await createPipeline().build(items);
+    expect(result.request.messages.slice(0, 4)).toStrictEqual([
+      { role: "user", content: "List and count." },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "a1_1", type: "function", function: { name: "ls", arguments: "{}" } },
+          { id: "a1_2", type: "function", function: { name: "wc", arguments: "{}" } },
+        ],
+      },
+      { role: "tool", tool_call_id: "a1_1", content: "a.ts b.ts" },
+      { role: "tool", tool_call_id: "a1_2", content: "2" },
+    ]);
+    expect(result.report.entries.map((entry) => [entry.id, entry.decision])).toStrictEqual([
+      ["u1", "kept"],
+      ["a1", "repaired"],
+      ["t1", "repaired"],
+      ["t2", "repaired"],
+      ["d1", "kept"],
+    ]);
+  });
+
   test("any input either imports or throws InvalidInputError, never a TypeError", () => {
-    const keys = ["id", "role", "content", "createdAt", "mode", "runId", "agentId", "includeInContext", "priority", "partType", "toolName", "duration", "tool_calls", "tool_call_id", "is_error", "error", "kind", "summary", "coveredIds", "messageIds", "type", "text", "image_url", "url", "detail", "function", "name", "arguments", "fromId", "toId"];
-    const labels = ["user", "assistant", "system", "tool", "summary", "error", "tool_result", "text", "image_url", "function", "low", "2026-01-01T10:00:00.000Z"];
+    const keys = ["id", "body", "toolCalls", "tool_use_id", "input", "role", "content", "createdAt", "mode", "runId", "agentId", "includeInContext", "priority", "partType", "toolName", "duration", "tool_calls", "tool_call_id", "is_error", "error", "kind", "summary", "coveredIds", "messageIds", "type", "text", "image_url", "url", "detail", "function", "name", "arguments", "fromId", "toId"];
+    const labels = ["user", "assistant", "system", "developer", "tool", "summary", "error", "tool_result", "tool_use", "tool_use_id", "text", "image_url", "function", "low", "2026-01-01T10:00:00.000Z"];
     fc.assert(fc.property(arbitraryInput(keys, labels), (input) => returnsOrThrowsInvalidInput(() => importStoredMessages(input))), { numRuns: 500 });
   });
 });

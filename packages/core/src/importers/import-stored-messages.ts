@@ -1,6 +1,7 @@
 // Imports stored ConversationMessage records (the stored message shape chat and run mode persist:
-// OpenAI-like messages with `tool_calls`, an id, a date and run metadata) into canonical items, one
-// item per message.
+// OpenAI-like messages with `tool_calls`, an id, a date and run metadata) and the message builder's
+// MessageEntity records (`{ id, body }`, the message in `body`) into canonical items, one item per
+// message.
 import type { Item, ItemInput } from "../model/item.js";
 import { describeValue } from "./describe-value.js";
 import { ExtraFields } from "./extra-fields.js";
@@ -14,32 +15,67 @@ import { runImport } from "./run-import.js";
 import { withoutUndefined } from "./without-undefined.js";
 
 const SOURCE = "stored message";
-const ROLES = ["user", "assistant", "system", "tool"] as const;
+// "developer" is what newer OpenAI models call the system role; apps store it as it came.
+const ROLES = ["user", "assistant", "system", "developer", "tool"] as const;
 
 // Chat and run mode only store images on user messages; any other part is kept in metadata.extra.parts.
 const USER_CONTENT: ChatContentOptions = { images: true, files: false, refusals: false };
 const TEXT_CONTENT: ChatContentOptions = { images: false, files: false, refusals: false };
+// The message builder stores Anthropic-style blocks too: tool_use parts on the assistant, and a tool
+// message whose content carries the tool_use_id it answers.
+const ASSISTANT_CONTENT: ChatContentOptions = { ...TEXT_CONTENT, toolUses: true };
+const TOOL_RESULT_CONTENT: ChatContentOptions = { ...TEXT_CONTENT, toolResults: true };
 
 /**
  * Converts stored conversation messages to items. Throws InvalidInputError naming the index, id and
  * field of every problem; fields it does not know are kept in `metadata.extra`.
+ *
+ * - A record `{ id, body }` without a role (the message builder's MessageEntity) is the message in
+ *   `body`, an object or its JSON text; the record's own fields (id, createdAt, run metadata) come
+ *   first, the body's fill what the record lacks.
+ * - role "developer" is a system message, as "system" is.
+ * - An assistant's calls are its `tool_calls` (or `toolCalls`) and its `tool_use` content parts.
+ * - A tool message answers `tool_call_id`, or, without one, the `tool_use_id` of its content (a
+ *   `{ tool_use_id, content }` object, or `tool_result` parts: one result each).
+ * - A call id or tool_call_id may be "" (servers that give calls no id): repair-orphans pairs them by position.
  */
 export function importStoredMessages(messages: unknown): Item[] {
   return runImport(SOURCE, messages, readStoredMessage);
 }
 
+/** A MessageEntity: a body and no role of its own. */
+const isEntity = (record: Record<string, unknown>) => Object.hasOwn(record, "body") && !Object.hasOwn(record, "role") && !Object.hasOwn(record, "kind");
+
+/** The body of a MessageEntity: an object, or the JSON text of one (stores that keep it in a text column). */
+function readBody(reader: RecordReader, entity: RecordFields, extra: ExtraFields): RecordFields | undefined {
+  let body = entity.take("body");
+  if (typeof body === "string") {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      entity.issue("body", "expected the message object or its JSON text, got text that is not JSON");
+      return undefined;
+    }
+  }
+  return reader.openObject(body, entity.at("body"), extra, "the message object or its JSON text");
+}
+
 function readStoredMessage(record: Record<string, unknown>, reader: RecordReader): ItemInput[] {
   const extra = new ExtraFields();
-  const message = reader.open(record, [], extra);
-  const id = message.id("id", { required: "a stored message needs an id" }) ?? "";
-  const createdAt = message.date("createdAt");
+  const entity = reader.open(record, [], extra);
+  const message = isEntity(record) ? readBody(reader, entity, extra) : entity;
+  // The record's own field, or, for a MessageEntity that lacks it, the body's.
+  const field = (key: string) => (message !== undefined && message !== entity && !entity.has(key) && message.has(key) ? message : entity);
+  const id = field("id").id("id", { required: "a stored message needs an id" }) ?? "";
+  const createdAt = field("createdAt").date("createdAt");
   const known = {
-    mode: message.string("mode"),
-    runId: message.string("runId"),
-    agentId: message.string("agentId"),
-    priority: message.number("priority"),
-    includeInContext: message.boolean("includeInContext"),
+    mode: field("mode").string("mode"),
+    runId: field("runId").string("runId"),
+    agentId: field("agentId").string("agentId"),
+    priority: field("priority").number("priority"),
+    includeInContext: field("includeInContext").boolean("includeInContext"),
   };
+  if (message === undefined) return [];
   // Called last: metadata.extra is what is still unread at that point.
   const common = () => ({ id, ...withoutUndefined({ createdAt }), metadata: metadataWithExtra(known, extra) });
 
@@ -62,32 +98,58 @@ function readStoredMessage(record: Record<string, unknown>, reader: RecordReader
       const attachments = content.attachments.length > 0 ? { attachments: content.attachments } : {};
       return [{ type: "user", text: content.text, ...attachments, ...common() }];
     }
-    case "system": {
+    case "system":
+    case "developer": {
       const content = readChatContent(reader, message, extra, TEXT_CONTENT);
       keepOtherParts(extra, content.otherParts);
       return [{ type: "system", text: content.text, ...common() }];
     }
     case "assistant": {
       // Chat and run mode persist an LLM failure as an assistant message so the user can say "continue".
-      const failed = message.peek("partType") === "error" || message.peek("error") === true;
-      if (message.peek("partType") === "error") message.take("partType");
-      message.boolean("error");
-      const content = readChatContent(reader, message, extra, TEXT_CONTENT);
+      const failed = field("partType").peek("partType") === "error" || field("error").peek("error") === true;
+      if (field("partType").peek("partType") === "error") field("partType").take("partType");
+      field("error").boolean("error");
+      const content = readChatContent(reader, message, extra, failed ? TEXT_CONTENT : ASSISTANT_CONTENT);
       keepOtherParts(extra, content.otherParts);
       if (failed) return [{ type: "error", text: content.text, ...common() }];
-      const toolCalls = readChatToolCalls(reader, message, extra);
+      const key = message.has("tool_calls") || !message.has("toolCalls") ? "tool_calls" : "toolCalls";
+      const toolCalls = [...readChatToolCalls(reader, message, extra, key), ...content.toolCalls];
       return [{ type: "assistant", text: content.text, toolCalls, ...common() }];
     }
     case "tool": {
-      const callId = message.string("tool_call_id", { required: "a tool message needs the tool_call_id of the call it answers", nonEmpty: true }) ?? "";
-      if (message.peek("partType") === "tool_result") message.take("partType");
+      // "" is kept: it answers a call stored without an id, which repair-orphans pairs by position.
+      const answersById = message.has("tool_call_id");
+      const callId = message.string("tool_call_id");
+      if (field("partType").peek("partType") === "tool_result") field("partType").take("partType");
       // Both flags are read (no short-circuit) so that each is checked and neither lands in extra.
-      const isErrorFlag = message.boolean("is_error");
-      const errorFlag = message.boolean("error");
-      const optional = withoutUndefined({ toolName: message.string("toolName"), durationMs: message.number("duration", { nonNegative: true }) });
-      const content = readChatContent(reader, message, extra, TEXT_CONTENT);
+      const isErrorFlag = field("is_error").boolean("is_error");
+      const errorFlag = field("error").boolean("error");
+      const flagged = isErrorFlag === true || errorFlag === true;
+      const optional = withoutUndefined({ toolName: field("toolName").string("toolName"), durationMs: field("duration").number("duration", { nonNegative: true }) });
+      const content = readChatContent(reader, message, extra, answersById ? TEXT_CONTENT : TOOL_RESULT_CONTENT);
       keepOtherParts(extra, content.otherParts);
-      return [{ type: "tool-result", callId, output: content.text, isError: isErrorFlag === true || errorFlag === true, ...optional, ...common() }];
+      if (answersById) return callId === undefined ? [] : [{ type: "tool-result", callId, output: content.text, isError: flagged, ...optional, ...common() }];
+      const [only, ...more] = content.toolResults;
+      if (only === undefined) {
+        message.issue("tool_call_id", "a tool message needs the tool_call_id of the call it answers (or a tool_use_id in its content)");
+        return [];
+      }
+      if (more.length === 0) {
+        const output = [only.output, content.text].filter((text) => text !== "").join("\n");
+        return [{ type: "tool-result", callId: only.callId, output, isError: flagged || only.isError, ...optional, ...common() }];
+      }
+      // One result per part; text beside them belongs to none, so it is kept aside.
+      if (content.text !== "") extra.keep("text", content.text);
+      const shared = common();
+      return content.toolResults.map((result) => ({
+        type: "tool-result" as const,
+        callId: result.callId,
+        output: result.output,
+        isError: flagged || result.isError,
+        ...optional,
+        ...shared,
+        id: `${id}.${result.position}`,
+      }));
     }
   }
 }

@@ -1,6 +1,8 @@
 // Reads a Chat Completions style `content` (a string, null or an array of parts) for the stored-message
 // and OpenAI importers: text parts joined with "\n", attachments, and the parts with no place in an item.
+import { formatFieldPath } from "../errors/invalid-input-error.js";
 import type { Attachment } from "../model/attachment.js";
+import type { ToolCallInput } from "../model/tool-call.js";
 import { describeValue } from "./describe-value.js";
 import type { ExtraFields } from "./extra-fields.js";
 import { isPlainObject } from "./is-plain-object.js";
@@ -15,6 +17,21 @@ export interface ChatContentOptions {
   readonly files: boolean;
   /** `refusal` parts are collected (assistant messages). */
   readonly refusals: boolean;
+  /** Anthropic-style `tool_use` parts `{ type, id, name, input }` become calls (the message builder's assistant messages). */
+  readonly toolUses?: boolean;
+  /**
+   * Anthropic-style tool results become results: `tool_result` parts (or parts with a `tool_use_id`
+   * and no type), or a content object `{ tool_use_id, content }` (the message builder's tool messages).
+   */
+  readonly toolResults?: boolean;
+}
+
+/** A tool result found in the content; `position` is its part's index, undefined for a content object. */
+export interface ContentToolResult {
+  readonly callId: string;
+  readonly output: string;
+  readonly isError: boolean;
+  readonly position: number | undefined;
 }
 
 export interface ChatContent {
@@ -24,6 +41,10 @@ export interface ChatContent {
   readonly refusal: string | undefined;
   /** Parts that have no place in the item, verbatim and in order. */
   readonly otherParts: unknown[];
+  /** With `toolUses`: the calls of the `tool_use` parts, in order. */
+  readonly toolCalls: ToolCallInput[];
+  /** With `toolResults`: the tool results found, in order. */
+  readonly toolResults: ContentToolResult[];
 }
 
 const DETAILS = ["auto", "low", "high"] as const;
@@ -34,8 +55,14 @@ export function readChatContent(reader: RecordReader, fields: RecordFields, extr
   const refusals: string[] = [];
   const attachments: Attachment[] = [];
   const otherParts: unknown[] = [];
+  const toolCalls: ToolCallInput[] = [];
+  const toolResults: ContentToolResult[] = [];
+  const isToolResult = (part: Record<string, unknown>) => options.toolResults === true && (part.type === "tool_result" || (part.type === undefined && Object.hasOwn(part, "tool_use_id")));
   if (typeof value === "string") texts.push(value);
-  else if (Array.isArray(value)) {
+  else if (isPlainObject(value) && isToolResult(value)) {
+    const result = readToolResult(reader, reader.open(value, fields.at("content"), extra), extra, undefined);
+    if (result !== undefined) toolResults.push(result);
+  } else if (Array.isArray(value)) {
     value.forEach((part: unknown, position) => {
       const path = fields.at("content").concat(position);
       if (!isPlainObject(part)) {
@@ -43,7 +70,18 @@ export function readChatContent(reader: RecordReader, fields: RecordFields, extr
         return;
       }
       const type = part.type;
-      if (type === "text" || (type === "refusal" && options.refusals)) {
+      if (isToolResult(part)) {
+        const result = readToolResult(reader, reader.open(part, path, extra), extra, position);
+        if (result !== undefined) toolResults.push(result);
+      } else if (type === "tool_use" && options.toolUses === true) {
+        const view = reader.open(part, path, extra);
+        view.take("type");
+        // "" is kept, as for tool_calls: repair-orphans pairs calls without an id by position.
+        const id = view.string("id", { required: "a tool_use part needs its id" });
+        const name = view.string("name", { required: "a tool_use part needs the tool name", nonEmpty: true });
+        const args = view.json("input", "{}");
+        if (id !== undefined && name !== undefined) toolCalls.push({ id, name, arguments: args });
+      } else if (type === "text" || (type === "refusal" && options.refusals)) {
         const view = reader.open(part, path, extra);
         view.take("type");
         const text = view.string(type, { required: `a ${type} part needs the field "${type}"` });
@@ -63,7 +101,34 @@ export function readChatContent(reader: RecordReader, fields: RecordFields, extr
   } else if (value !== undefined && value !== null) {
     fields.issue("content", `expected a string, null or an array of content parts, got ${describeValue(value)}`);
   }
-  return { text: texts.join("\n"), attachments, refusal: refusals.length === 0 ? undefined : refusals.join("\n"), otherParts };
+  return { text: texts.join("\n"), attachments, refusal: refusals.length === 0 ? undefined : refusals.join("\n"), otherParts, toolCalls, toolResults };
+}
+
+/** `{ type?: "tool_result", tool_use_id, content?, is_error? }`: content is text or text parts; other parts stay in extra. */
+function readToolResult(reader: RecordReader, part: RecordFields, extra: ExtraFields, position: number | undefined): ContentToolResult | undefined {
+  part.take("type");
+  const callId = part.string("tool_use_id", { required: "a tool result part needs the tool_use_id it answers" });
+  const isError = part.boolean("is_error") === true;
+  const content = part.peek("content");
+  let output = "";
+  if (typeof content === "string" || content === undefined || content === null) output = part.string("content") ?? "";
+  else if (Array.isArray(content)) {
+    const texts: string[] = [];
+    const others: unknown[] = [];
+    part.take("content");
+    content.forEach((block: unknown, index) => {
+      if (isPlainObject(block) && block.type === "text") {
+        const view = reader.open(block, part.at("content").concat(index), extra);
+        view.take("type");
+        const text = view.string("text", { required: 'a text part needs the field "text"' });
+        if (text !== undefined) texts.push(text);
+      } else others.push(block);
+    });
+    output = texts.join("\n");
+    // Images and the like in a result have no place in a tool-result item: kept, under their path.
+    if (others.length > 0) extra.keep(formatFieldPath(part.at("content")), others);
+  } else part.issue("content", `expected a string or an array of text parts, got ${describeValue(content)}`);
+  return callId === undefined ? undefined : { callId, output, isError, position };
 }
 
 function readImagePart(part: RecordFields, extra: ExtraFields): Attachment | undefined {

@@ -4,7 +4,8 @@ import { describe, expect, test } from "vitest";
 import { importMemoryChunks } from "../importers/import-memory-chunks.js";
 import type { ItemInput } from "../model/item.js";
 import type { ReportEntry } from "../pipeline/build-report.js";
-import { buildWith } from "../testing/index.js";
+import { createPipeline } from "../pipeline/pipeline.js";
+import { buildWith, wordTokenizer } from "../testing/index.js";
 import { RepairOrphansPlugin } from "./repair-orphans-plugin.js";
 
 const user: ItemInput = { id: "u", type: "user", text: "check both" };
@@ -167,7 +168,7 @@ describe("RepairOrphansPlugin: results and calls", () => {
     expect(entry(built, "a")?.history.map((event) => event.reason).join(" ")).toContain("cut to 1000 characters");
   });
 
-  test("an exact copy of a record (same id, same content) is dropped; the same id with other content is refused", async () => {
+  test("an exact copy of a record (same id, same content) is dropped; the same id with other content is an edit, sent in place of the first", async () => {
     const built = await buildWith([], [user, said("a1", "hello", "assistant"), said("a1", "hello", "assistant"), said("u2", "bye")]);
     expect(built.report.entries.map((candidate) => [candidate.id, candidate.inputIndex, candidate.decision])).toEqual([
       ["u", 0, "kept"],
@@ -177,7 +178,8 @@ describe("RepairOrphansPlugin: results and calls", () => {
     ]);
     expect(built.report.entries[2]).toMatchObject({ stage: "repair-orphans", reason: "an exact copy of input item 1 (same id and content), stored twice" });
     expect(built.metadata.inputCount).toBe(4);
-    await expect(buildWith([], [user, said("a1", "hello", "assistant"), said("a1", "bye", "assistant")])).rejects.toMatchObject({ name: "InvalidInputError" });
+    const edited = await buildWith([], [user, said("a1", "hello", "assistant"), said("a1", "bye", "assistant")]);
+    expect(edited.request.messages.slice(0, 2)).toEqual([{ role: "user", content: "check both" }, { role: "assistant", content: "bye" }]);
   });
 
   test("a call id reused by a later message is answered in order, then made unique with its result", async () => {
@@ -313,7 +315,8 @@ describe("RepairOrphansPlugin: where the conversation starts and ends", () => {
   });
 
   test("a conversation whose newest message is from the assistant (or a persisted error) gets a user turn asking to continue", async () => {
-    const built = await buildWith([], [user, { id: "err", type: "error", text: "LLM_TIMEOUT" }]);
+    // The failed-calls default leaves a persisted error out; without it the error is the last message.
+    const built = await createPipeline({ defaults: { failedCalls: false } }).build([user, { id: "err", type: "error", text: "LLM_TIMEOUT" }], { tokenizer: wordTokenizer });
     expect(built.request.messages.at(-1)).toEqual({ role: "user", content: "Continue." });
     expect(built.report.synthesized).toEqual([expect.objectContaining({ id: "ctxpipe:continue", reason: 'the conversation ended with error "err"; providers want the last turn from the user' })]);
   });
