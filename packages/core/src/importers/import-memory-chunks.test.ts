@@ -149,6 +149,63 @@ describe("importMemoryChunks", () => {
     expect(importMemoryChunks([chunk])).toStrictEqual([expected]);
   });
 
+  test.for<{ name: string; chunk: Record<string, unknown>; expected: Item }>([
+    {
+      name: "a SYSTEM chunk's metadata.priority is its priority",
+      chunk: { id: "c1", type: "SYSTEM", content: "Rules.", metadata: { priority: 500, createdAt: CREATED } },
+      expected: { id: "c1", type: "system", role: "system", text: "Rules.", createdAt: AT, metadata: { priority: 500 } },
+    },
+    {
+      name: "the chunk's own priority wins over its metadata's",
+      chunk: { id: "c1", type: "SYSTEM", content: "Rules.", priority: 900, metadata: { priority: 500 } },
+      expected: { id: "c1", type: "system", role: "system", text: "Rules.", metadata: { priority: 900, extra: { "metadata.priority": 500 } } },
+    },
+  ])("$name", ({ chunk, expected }) => {
+    expect(importMemoryChunks([chunk])).toStrictEqual([expected]);
+  });
+
+  test.for<{ name: string; chunk: Record<string, unknown>; type: Item["type"]; text: string }>([
+    {
+      name: "a chunk type of the application's own (assistant by default)",
+      chunk: { id: "c1", type: "MEMORY", content: { facts: ["likes tea"] }, metadata: { createdAt: CREATED, priority: 3, custom: { myCustomType: true } } },
+      type: "assistant",
+      text: '{"facts":["likes tea"]}',
+    },
+    {
+      name: "a chunk type of its own with role user",
+      chunk: { id: "c2", type: "FEEDBACK", role: "user", content: { type: "TEXT", text: "Too long." }, metadata: { createdAt: CREATED } },
+      type: "user",
+      text: "Too long.",
+    },
+    {
+      name: "an unknown WORKING_FLOW sub-type",
+      chunk: { id: "c3", type: "WORKING_FLOW", subType: "PLAN", content: "1. read 2. fix", metadata: { createdAt: CREATED } },
+      type: "assistant",
+      text: "1. read 2. fix",
+    },
+    {
+      name: "an unknown WORKING_FLOW sub-type in the content, role system",
+      chunk: { id: "c4", type: "WORKING_FLOW", content: { subType: "AGENT_ACTION", role: "system", text: "Switched mode." } },
+      type: "system",
+      text: "Switched mode.",
+    },
+  ])("imports $name, keeping the chunk as stored in metadata.extra.memoryChunk", ({ chunk, type, text }) => {
+    const metadata = chunk.metadata as { createdAt?: number; priority?: number } | undefined;
+    const expected = {
+      id: chunk.id,
+      type,
+      role: type,
+      text,
+      ...(type === "assistant" ? { toolCalls: [] } : {}),
+      ...(metadata?.createdAt === undefined ? {} : { createdAt: AT }),
+      metadata: { ...(metadata?.priority === undefined ? {} : { priority: metadata.priority }), extra: { memoryChunk: chunk } },
+    };
+    const [item] = importMemoryChunks([chunk]);
+    expect(item).toStrictEqual(expected);
+    // The very object stored: a custom renderer reads chunk.content and chunk.metadata.custom as written.
+    expect(item!.metadata.extra!.memoryChunk).toBe(chunk);
+  });
+
   test("keeps unknown and unused fields verbatim in metadata.extra", () => {
     const parentIds = ["c0"];
     const [item] = importMemoryChunks([
@@ -190,12 +247,11 @@ describe("importMemoryChunks", () => {
     { name: "input that is not an array", input: "chunks", index: 0, id: undefined, path: [], field: "(record)" },
     { name: "a null chunk", input: [null], index: 0, id: undefined, path: [], field: "(record)" },
     { name: "a missing id", input: [{ type: "SYSTEM", content: "x" }], index: 0, id: undefined, path: ["id"], field: "id" },
-    { name: "an unknown chunk type", input: [{ id: "c1", type: "MEMORY", content: "x" }], index: 0, id: "c1", path: ["type"], field: "type" },
+    { name: "a chunk type that is not a string", input: [{ id: "c1", type: 7, content: "x" }], index: 0, id: "c1", path: ["type"], field: "type" },
     { name: "a missing chunk type", input: [{ id: "c1", content: "x" }], index: 0, id: "c1", path: ["type"], field: "type" },
     { name: "content of the wrong type", input: [{ id: "c1", type: "SYSTEM", content: 12 }], index: 0, id: "c1", path: ["content"], field: "content" },
     { name: "content.text of the wrong type", input: [{ id: "c1", type: "SYSTEM", content: { text: ["a"] } }], index: 0, id: "c1", path: ["content", "text"], field: "content.text" },
     { name: "metadata that is not an object", input: [{ id: "c1", type: "SYSTEM", content: "x", metadata: "m" }], index: 0, id: "c1", path: ["metadata"], field: "metadata" },
-    { name: "an unusable createdAt", input: [{ id: "c1", type: "SYSTEM", content: "x", metadata: { createdAt: 1e20 } }], index: 0, id: "c1", path: ["metadata", "createdAt"], field: "metadata.createdAt" },
     { name: "an AGENT chunk without a role", input: [{ id: "c1", type: "AGENT", content: { text: "x" } }], index: 0, id: "c1", path: ["content", "role"], field: "content.role" },
     { name: "an AGENT chunk with an unknown role", input: [{ id: "c1", type: "AGENT", content: "x", role: "tool" }], index: 0, id: "c1", path: ["role"], field: "role" },
     { name: "an unknown WORKFLOW action", input: [{ id: "c1", type: "WORKFLOW", content: { action: "deploy" } }], index: 0, id: "c1", path: ["content", "action"], field: "content.action" },
@@ -205,7 +261,8 @@ describe("importMemoryChunks", () => {
     { name: "a subagent spawn without subagentId", input: [{ id: "c1", type: "DELEGATION", content: { action: "spawn_subagent" } }], index: 0, id: "c1", path: ["content", "subagentId"], field: "content.subagentId" },
     { name: "an ENVIRONMENT chunk without a call id", input: [{ id: "c1", type: "ENVIRONMENT", content: { source: "tool", text: "x" } }], index: 0, id: "c1", path: ["content", "callId"], field: "content.callId" },
     { name: "success that is not a boolean", input: [{ id: "c1", type: "ENVIRONMENT", content: { callId: "k", success: "yes" } }], index: 0, id: "c1", path: ["content", "success"], field: "content.success" },
-    { name: "an unsupported WORKING_FLOW subType", input: [{ id: "c1", type: "WORKING_FLOW", subType: "AGENT_ACTION", content: "x" }], index: 0, id: "c1", path: ["subType"], field: "subType" },
+    { name: "a WORKING_FLOW subType that is not a string", input: [{ id: "c1", type: "WORKING_FLOW", subType: 3, content: "x" }], index: 0, id: "c1", path: ["subType"], field: "subType" },
+    { name: "a metadata.priority that is not a number", input: [{ id: "c1", type: "SYSTEM", content: "x", metadata: { priority: "high" } }], index: 0, id: "c1", path: ["metadata", "priority"], field: "metadata.priority" },
     { name: "a WORKING_FLOW chunk without discriminator", input: [{ id: "c1", type: "WORKING_FLOW", content: { text: "x" } }], index: 0, id: "c1", path: ["content", "subType"], field: "content.subType" },
     { name: "an originalCount that is not a whole number", input: [{ id: "c1", type: "WORKING_FLOW", content: { originalCount: 1.5 } }], index: 0, id: "c1", path: ["content", "originalCount"], field: "content.originalCount" },
     { name: "an unknown OUTPUT action", input: [{ id: "c1", type: "OUTPUT", content: { action: "task_paused" } }], index: 0, id: "c1", path: ["content", "action"], field: "content.action" },
@@ -222,20 +279,18 @@ describe("importMemoryChunks", () => {
     const error = catchInvalidInput(() =>
       importMemoryChunks([
         { id: "c0", type: "SYSTEM", content: "fine" },
-        { id: "c1", type: "NOPE", content: "x" },
+        { id: "c1", type: "SYSTEM", content: 1 },
         7,
         { id: "c3", type: "WORKFLOW", content: { action: "tool_call" } },
-        { id: "c0", type: "SYSTEM", content: "same id" },
       ]),
     );
     expect(error.issues).toStrictEqual([
-      { index: 1, id: "c1", path: ["type"], message: 'expected one of "SYSTEM", "AGENT", "WORKFLOW", "DELEGATION", "ENVIRONMENT", "WORKING_FLOW", "OUTPUT", got "NOPE"' },
+      { index: 1, id: "c1", path: ["content"], message: "expected a string or an object, got 1" },
       { index: 2, id: undefined, path: [], message: "expected an object, got 7" },
       { index: 3, id: "c3", path: ["content", "tool"], message: "a tool call needs the tool name (looked in content, the chunk, metadata and metadata.custom)" },
       { index: 3, id: "c3", path: ["content", "callId"], message: "a tool call needs its call id (callId or call_id) (looked in content, the chunk, metadata and metadata.custom)" },
-      { index: 4, id: "c0", path: ["id"], message: "duplicate id: record 0 has the same id" },
     ]);
-    expect(errorShape(error)).toStrictEqual({ name: "InvalidInputError", code: "INPUT_INVALID", source: "memory chunk", index: 1, id: "c1", path: ["type"] });
+    expect(errorShape(error)).toStrictEqual({ name: "InvalidInputError", code: "INPUT_INVALID", source: "memory chunk", index: 1, id: "c1", path: ["content"] });
   });
 
   test("imports an agent run that the pipeline builds", async () => {

@@ -13,6 +13,8 @@ import { toJsonText } from "./to-json-text.js";
 import { withoutUndefined } from "./without-undefined.js";
 
 const SOURCE = "memory chunk";
+/** Where a chunk of the application's own type or sub-type is kept as stored: `metadata.extra.memoryChunk`. */
+const MEMORY_CHUNK_KEY = "memoryChunk";
 const CHUNK_TYPES = ["SYSTEM", "AGENT", "WORKFLOW", "DELEGATION", "ENVIRONMENT", "WORKING_FLOW", "OUTPUT"] as const;
 
 // Spellings of each attribute, the XML chunk transcript's attribute names included.
@@ -78,7 +80,12 @@ const OUTPUT_ACTIONS = { task_completed: "task-completed", task_abandoned: "task
  * - OUTPUT: action "task_completed" | "task_abandoned" | "task_terminated"; without an action,
  *   terminatedBy → task-terminated, reason → task-abandoned, otherwise task-completed (team9 calls
  *   OUTPUT "the agent's final output").
- * An unknown chunk type or action, or a chunk none of these identify, is rejected at that field.
+ * - A chunk type of the application's own, or a WORKING_FLOW subType none of the above: an item of
+ *   its role attribute ("user", "system", else assistant) with its text, and the chunk as stored (not
+ *   flattened) in `metadata.extra.memoryChunk`, for a custom chunk renderer to read its own fields.
+ * An unknown action of a known chunk type, or a chunk none of these identify, is rejected at that field.
+ *
+ * A chunk's priority is its own `priority` field, else its `metadata.priority`.
  *
  * The text is `content` when it is a string, else `content.text`, else the JSON of the content fields
  * no attribute used (`type: "TEXT"` excepted), in their stored order; "" when none is left.
@@ -161,9 +168,12 @@ function readChunk(record: Record<string, unknown>, reader: RecordReader): ItemI
   const extra = new ExtraFields();
   const chunk = reader.open(record, [], extra);
   const id = chunk.id("id", { required: "a memory chunk needs an id" }) ?? "";
-  const type = chunk.oneOf("type", CHUNK_TYPES, { required: "a memory chunk needs its type" });
+  // A chunk type of the application's own is kept as it is stored, for a custom chunk renderer.
+  const storedType = chunk.peek("type");
+  const ownType = typeof storedType === "string" && storedType.length > 0 && !(CHUNK_TYPES as ReadonlyArray<string>).includes(storedType);
+  const type = ownType ? undefined : chunk.oneOf("type", CHUNK_TYPES, { required: "a memory chunk needs its type" });
   const metadataView = chunk.object("metadata", extra);
-  const custom = metadataView?.object("custom", extra);
+  const customView = metadataView?.object("custom", extra);
 
   let content: RecordFields | string | undefined;
   const rawContent = chunk.peek("content");
@@ -173,18 +183,21 @@ function readChunk(record: Record<string, unknown>, reader: RecordReader): ItemI
   else chunk.issue("content", `expected a string or an object, got ${describeValue(rawContent)}`);
   if (typeof content !== "string" && content?.peek("type") === "TEXT") content.take("type");
 
-  const places = [...(typeof content === "object" ? [content] : []), chunk, ...(metadataView === undefined ? [] : [metadataView]), ...(custom === undefined ? [] : [custom])];
+  const places = [...(typeof content === "object" ? [content] : []), chunk, ...(metadataView === undefined ? [] : [metadataView]), ...(customView === undefined ? [] : [customView])];
   const attributes = new ChunkAttributes(places);
   const dates = new ChunkAttributes([chunk, ...(metadataView === undefined ? [] : [metadataView])]);
   const createdAtFound = dates.find(["createdAt"]);
   const createdAt = createdAtFound?.place.date(createdAtFound.key);
-  const priority = chunk.number("priority");
+  // The chunk's own priority, or its metadata's (where the chunk store keeps it): `<system_context priority>`.
+  const priorityFound = new ChunkAttributes([chunk, ...(metadataView === undefined ? [] : [metadataView])]).find(["priority"]);
+  const priority = priorityFound?.place.number(priorityFound.key);
 
   // The text uses what the attributes left, so it is read after them; common() last of all.
   const text = () => chunkText(reader, content);
   const common = () => ({ id, ...withoutUndefined({ createdAt }), metadata: metadataWithExtra({ priority }, extra) });
-  const read = new ChunkReader(reader, attributes);
+  const read = new ChunkReader(reader, attributes, record, () => ({ id, ...withoutUndefined({ createdAt, priority }) }));
 
+  if (ownType) return read.custom(text);
   switch (type) {
     case undefined:
       return [];
@@ -211,10 +224,32 @@ type Common = () => { id: string; createdAt?: string; metadata: ReturnType<typeo
 class ChunkReader {
   readonly #reader: RecordReader;
   readonly #attributes: ChunkAttributes;
+  readonly #record: Record<string, unknown>;
+  readonly #known: () => { id: string; createdAt?: string; priority?: number };
 
-  constructor(reader: RecordReader, attributes: ChunkAttributes) {
+  constructor(reader: RecordReader, attributes: ChunkAttributes, record: Record<string, unknown>, known: () => { id: string; createdAt?: string; priority?: number }) {
     this.#reader = reader;
     this.#attributes = attributes;
+    this.#record = record;
+    this.#known = known;
+  }
+
+  /**
+   * A chunk of a type (or WORKING_FLOW sub-type) of the application's own: an item of its role
+   * (user, system, else assistant) carrying its text, with the chunk as stored, nothing flattened, in
+   * `metadata.extra.memoryChunk`, where a custom chunk renderer reads its own fields.
+   */
+  custom(text: () => string): ItemInput[] {
+    const attributes = this.#attributes;
+    const role = attributes.peek(ROLE);
+    if (role === "user" || role === "system" || role === "assistant") attributes.take(ROLE);
+    attributes.take(SUBTYPE);
+    const body = text();
+    const { id, createdAt, priority } = this.#known();
+    const type = role === "user" ? "user" : role === "system" ? "system" : "assistant";
+    const extra = new ExtraFields();
+    extra.keep(MEMORY_CHUNK_KEY, this.#record);
+    return [{ type, text: body, id, ...withoutUndefined({ createdAt }), metadata: metadataWithExtra({ priority }, extra) }];
   }
 
   /** The action attribute if it is one of `known`; an issue (and undefined) if it is something else. */
@@ -363,6 +398,8 @@ class ChunkReader {
       attributes.take(SUBTYPE);
       return [{ type: byKind[subtype], text: text(), ...common() }];
     }
+    // A sub-type of the application's own (a plan, a reflection…): kept as stored, for a custom chunk renderer.
+    if (typeof subtypeValue === "string" && subtypeValue.length > 0) return this.custom(text);
     const got = subtypeValue === undefined ? "none" : typeof subtypeValue === "string" ? `"${subtypeValue}"` : describeValue(subtypeValue);
     this.#reader.issue(
       attributes.pathOf(subtypeValue === undefined && action !== undefined ? ACTION : SUBTYPE),
