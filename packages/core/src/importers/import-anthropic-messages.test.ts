@@ -128,6 +128,17 @@ describe("importAnthropicMessages", () => {
     expect(items[3]).toStrictEqual({ id: "t1:2.0", type: "tool-result", role: "tool", callId: "toolu_1", toolName: "read_file", output: "{}", isError: false, kind: "tool", metadata: {} });
   });
 
+  test("a tool_use and a tool_result with an empty id (compatible servers) import, with no tool name guessed for the result", () => {
+    const items = importAnthropicMessages([
+      { role: "assistant", content: [{ type: "tool_use", id: "", name: "ls", input: {} }, { type: "tool_use", id: "", name: "wc", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "", content: "a.ts" }] },
+    ]);
+    expect(items).toStrictEqual([
+      { id: "msg-0", type: "assistant", role: "assistant", text: "", toolCalls: [{ id: "", name: "ls", arguments: "{}", kind: "tool" }, { id: "", name: "wc", arguments: "{}", kind: "tool" }], metadata: {} },
+      { id: "msg-1.0", type: "tool-result", role: "tool", callId: "", output: "a.ts", isError: false, kind: "tool", metadata: {} },
+    ]);
+  });
+
   test("keeps unknown fields and blocks verbatim in metadata.extra", () => {
     const citations = [{ type: "char_location", cited_text: "x" }];
     const serverTool = { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "ctxpipe" } };

@@ -112,6 +112,17 @@ describe("importOpenAIMessages", () => {
     ]);
   });
 
+  test("calls and results with an empty id (OpenAI-compatible servers) import, with no tool name guessed for the result", () => {
+    const items = importOpenAIMessages([
+      { role: "assistant", content: null, tool_calls: [{ id: "", type: "function", function: { name: "ls", arguments: "{}" } }, { id: "", type: "function", function: { name: "wc", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "", content: "a.ts" },
+    ]);
+    expect(items).toStrictEqual([
+      { id: "msg-0", type: "assistant", role: "assistant", text: "", toolCalls: [{ id: "", name: "ls", arguments: "{}", kind: "tool" }, { id: "", name: "wc", arguments: "{}", kind: "tool" }], metadata: {} },
+      { id: "msg-1", type: "tool-result", role: "tool", callId: "", output: "a.ts", isError: false, kind: "tool", metadata: {} },
+    ]);
+  });
+
   test("a legacy function message answers the function_call right before it", () => {
     const items = importOpenAIMessages([
       { role: "user", content: "Look up x" },
