@@ -62,15 +62,25 @@ describe("FailedCallsPlugin", () => {
       { role: "assistant", content: "(The previous 3 attempts failed: overloaded.)" },
       { role: "user", content: "continue" },
     ]);
+    const instead = 'a failed model call (LLM_HTTP_ERROR, overloaded): not sent, so the model does not imitate it; the note "ctxpipe:failed-call-note:e3" is sent instead; it stays in the log';
     expect(noted.report.entries.slice(1, 4).map(({ id, decision, reason }) => ({ id, decision, reason }))).toEqual([
-      { id: "e1", decision: "dropped", reason: 'a failed model call (LLM_HTTP_ERROR, overloaded): the note sent for "e3" stands for it (failures in a row with the same cause are noted once); it stays in the log' },
-      { id: "e2", decision: "dropped", reason: 'a failed model call (LLM_HTTP_ERROR, overloaded): the note sent for "e3" stands for it (failures in a row with the same cause are noted once); it stays in the log' },
-      {
-        id: "e3",
-        decision: "repaired",
-        reason: 'a failed model call (LLM_HTTP_ERROR, overloaded): replaced by the note "(The previous 3 attempts failed: overloaded.)", so the model does not imitate the error text; it stays in the log',
-      },
+      { id: "e1", decision: "dropped", reason: instead },
+      { id: "e2", decision: "dropped", reason: instead },
+      { id: "e3", decision: "dropped", reason: instead },
     ]);
+    expect(noted.report.synthesized.find((entry) => entry.id === "ctxpipe:failed-call-note:e3")).toEqual({
+      id: "ctxpipe:failed-call-note:e3",
+      inputIndex: undefined,
+      type: "assistant",
+      role: "assistant",
+      decision: "synthesized",
+      stage: "filter",
+      plugin: "FailedCallsPlugin",
+      reason: 'stands for the 3 failed model calls "e1", "e2", "e3", in a row with the same cause',
+      tokens: wordTokenizer.count("(The previous 3 attempts failed: overloaded.)"),
+      messageIndex: 1,
+      history: [{ decision: "synthesized", stage: "filter", plugin: "FailedCallsPlugin", reason: 'stands for the 3 failed model calls "e1", "e2", "e3", in a row with the same cause' }],
+    });
   });
 
   test("the same failure after each \"continue\" is noted once: asking again does not end a run, an answer does", async () => {
@@ -102,7 +112,8 @@ describe("FailedCallsPlugin", () => {
       "(The previous attempt failed: overloaded.)",
       "continue",
     ]);
-    expect(result.report.entries.slice(1, 3).map((entry) => entry.decision)).toEqual(["repaired", "repaired"]);
+    expect(result.report.entries.slice(1, 3).map((entry) => entry.decision)).toEqual(["dropped", "dropped"]);
+    expect(result.report.synthesized.map((entry) => entry.id)).toEqual(expect.arrayContaining(["ctxpipe:failed-call-note:e1", "ctxpipe:failed-call-note:e2"]));
   });
 
   test.for([
@@ -122,7 +133,7 @@ describe("FailedCallsPlugin", () => {
     const cause = label.split(", ").at(-1);
     const noteText = cause === "cause unknown" ? "(The previous attempt failed.)" : `(The previous attempt failed: ${cause}.)`;
     expect(result.request.messages[1]).toEqual({ role: "assistant", content: noteText });
-    expect(result.report.entries[1]!.reason).toBe(`a failed model call (${label}): replaced by the note "${noteText}", so the model does not imitate the error text; it stays in the log`);
+    expect(result.report.entries[1]!.reason).toBe(`a failed model call (${label}): not sent, so the model does not imitate it; the note "ctxpipe:failed-call-note:e1" is sent instead; it stays in the log`);
     const others = JSON.stringify(result.request.messages.filter((_, index) => index !== 1));
     if (text !== "") expect(others).not.toContain(JSON.stringify(text).slice(1, -1));
   });
@@ -194,7 +205,7 @@ describe("FailedCallsPlugin", () => {
       decision: "synthesized",
       stage: "filter",
       plugin: "FailedCallsPlugin",
-      reason: 'stands for the failed model call "e2", left out: without it nothing would be sent',
+      reason: 'stands for the 2 failed model calls "e1", "e2", in a row with the same cause: without it nothing would be sent',
     });
   });
 
@@ -213,8 +224,12 @@ describe("FailedCallsPlugin", () => {
 });
 
 /** Items that are failed calls, as the plugin's defaults recognise them. */
-function failuresIn(items: ReadonlyArray<ItemInput>): ItemInput[] {
-  return items.filter((item) => item.type === "error" || (item.type === "assistant" && (item.toolCalls ?? []).length === 0 && /^\s*LLM_ERROR(?!\w)/.test(item.text ?? "")));
+function failuresIn(items: ReadonlyArray<ItemInput>): Array<{ id: string; text: string }> {
+  return items.flatMap((item) => {
+    if (item.type === "error") return [item];
+    if (item.type === "assistant" && (item.toolCalls ?? []).length === 0 && /^\s*LLM_ERROR(?!\w)/.test(item.text ?? "")) return [{ id: item.id, text: item.text ?? "" }];
+    return [];
+  });
 }
 
 const withFailures = fc.tuple(adversarialConversations(fc), persistedFailures(fc)).map(([items, perturb]) => perturb(items));
@@ -224,7 +239,7 @@ const NOTE = /^\(The previous (?:\d+ attempts|attempt) failed(?:: [a-zA-Z0-9 ]+)
 function leakedFailure(request: { messages: ReadonlyArray<{ content?: unknown }> }, items: ReadonlyArray<ItemInput>): string | undefined {
   const sent = JSON.stringify(request.messages.filter((message) => !(typeof message.content === "string" && NOTE.test(message.content))));
   return failuresIn(items)
-    .map((failure) => (failure.text ?? "").trim())
+    .map((failure) => failure.text.trim())
     .find((text) => text !== "" && sent.includes(JSON.stringify(text).slice(1, -1)));
 }
 
@@ -238,7 +253,7 @@ describe("FailedCallsPlugin, for any stored history with failures", () => {
         for (const failure of failuresIn(items)) {
           const entry = result.report.entries.find((candidate) => candidate.id === failure.id)!;
           expect(entry.decision).toBe("dropped");
-          expect(entry.reason).toMatch(/^a failed model call \(.+\): not sent, so the model does not imitate it; it stays in the log$|exact copy/);
+          expect(entry.reason).toMatch(/^a failed model call \(.+\): not sent, so the model does not imitate it(?:; the note "ctxpipe:failed-call-note:[^"]+" is sent instead)?; it stays in the log$|exact copy/);
         }
       }),
       { numRuns: 300 },
@@ -255,7 +270,7 @@ describe("FailedCallsPlugin, for any stored history with failures", () => {
           if (typeof text === "string" && text.startsWith("(The previous")) expect(assistantTexts[index + 1]).not.toBe(text);
         });
         for (const failure of failuresIn(items)) {
-          expect(["dropped", "repaired"]).toContain(result.report.entries.find((candidate) => candidate.id === failure.id)!.decision);
+          expect(result.report.entries.find((candidate) => candidate.id === failure.id)!.decision).toBe("dropped");
         }
       }),
       { numRuns: 300 },

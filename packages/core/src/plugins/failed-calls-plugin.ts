@@ -1,7 +1,7 @@
 // Default filter-stage plugin for persisted model failures: chat and run mode store a failed call as an
 // assistant message so the user can say "continue", but a model that reads the raw error text imitates
-// it. A failure is left out of the request (or, with `failures: "note"`, replaced by one short neutral
-// note); the stored message stays in the log, since this happens at build time only.
+// it. A failure is left out of the request (with `failures: "note"`, a short neutral note takes the place
+// of each run of them); the stored message stays in the log, since this happens at build time only.
 import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item, ItemOf } from "../model/item.js";
@@ -14,14 +14,15 @@ import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "FailedCallsPlugin";
 
-/** The id of the note sent when a history holds nothing but failed calls, followed by the last one's id. */
-const FALLBACK_NOTE_ID_PREFIX = "ctxpipe:failed-call-note:";
+/** A note's id: this, then the id of the last failure it stands for. */
+const NOTE_ID_PREFIX = "ctxpipe:failed-call-note:";
 
 const failedCallsPluginOptionsSchema = z.strictObject({
   /**
-   * What is sent for a failed model call: nothing (`"omit"`, the default), or one short neutral
-   * assistant note naming the cause (`"note"`), e.g. `(The previous attempt failed: overloaded.)`.
-   * Either way failures in a row with the same cause are sent at most once.
+   * What is sent for failed model calls: nothing (`"omit"`, the default), or one short neutral
+   * assistant note naming the cause (`"note"`), e.g. `(The previous attempt failed: overloaded.)`,
+   * for each run of failures in a row with the same cause. Either way each failure is reported
+   * `dropped`, and a note `synthesized` (id `ctxpipe:failed-call-note:<last failure's id>`).
    */
   failures: z.enum(["omit", "note"]).default("omit"),
   /**
@@ -81,33 +82,24 @@ export class FailedCallsPlugin implements PipelinePlugin {
     if (failures.size === 0) return undefined;
 
     const runs = runsOf(items, failures);
-    const noted = new Set<Run>(this.#options.failures === "note" ? runs : []);
+    // Leaving every failure out must not leave nothing to send: then the last run gets a note anyway.
+    const alone = !items.some((item, position) => !failures.has(position) && hasContent(item));
+    const noted = new Set<Run>(this.#options.failures === "note" ? runs : alone ? [runs.at(-1)!] : []);
     const notes = new Map<number, Item>();
     for (const run of runs) {
-      const last = run.positions.at(-1)!;
+      const last = items[run.positions.at(-1)!]!;
+      const note = noted.has(run) ? this.#noteFor(last, noteText(run)) : undefined;
       for (const position of run.positions) {
         const failure = failures.get(position)!;
-        if (!noted.has(run)) {
-          context.report.drop(failure.item, `a failed model call (${failure.label}): not sent, so the model does not imitate it; it stays in the log`);
-        } else if (position !== last) {
-          const stands = items[last]!.id;
-          context.report.drop(failure.item, `a failed model call (${failure.label}): the note sent for "${stands}" stands for it (failures in a row with the same cause are noted once); it stays in the log`);
-        } else {
-          const note = this.#noteFor(failure.item, failure.item.id, noteText(run));
-          notes.set(position, note);
-          context.report.repair(failure.item, `a failed model call (${failure.label}): replaced by the note "${note.text}", so the model does not imitate the error text; it stays in the log`);
-        }
+        const instead = note === undefined ? "" : `; the note "${note.id}" is sent instead`;
+        context.report.drop(failure.item, `a failed model call (${failure.label}): not sent, so the model does not imitate it${instead}; it stays in the log`);
       }
-    }
-    // Leaving every failure out must not leave nothing to send: then a note on the last run is sent
-    // in its place, as an item of its own, so that the failures stay reported as left out.
-    if (noted.size === 0 && !items.some((item, position) => !failures.has(position) && hasContent(item))) {
-      const run = runs.at(-1)!;
-      const last = run.positions.at(-1)!;
-      const failure = items[last]!;
-      const note = this.#noteFor(failure, `${FALLBACK_NOTE_ID_PREFIX}${failure.id}`, noteText(run));
-      notes.set(last, note);
-      context.report.synthesize(note, `stands for the failed model call "${failure.id}", left out: without it nothing would be sent`);
+      if (note === undefined) continue;
+      notes.set(run.positions.at(-1)!, note);
+      const ids = run.positions.map((position) => `"${items[position]!.id}"`).join(", ");
+      const stands = run.positions.length === 1 ? `the failed model call ${ids}` : `the ${run.positions.length} failed model calls ${ids}, in a row with the same cause`;
+      const why = this.#options.failures === "note" ? "" : ": without it nothing would be sent";
+      context.report.synthesize(note, `stands for ${stands}${why}`);
     }
 
     const output: Item[] = [];
@@ -118,13 +110,13 @@ export class FailedCallsPlugin implements PipelinePlugin {
     return output;
   }
 
-  #noteFor(failure: Item, id: string, text: string): ItemOf<"assistant"> {
+  #noteFor(failure: Item, text: string): ItemOf<"assistant"> {
     const cached = this.#notes.get(failure);
-    if (cached?.id === id && cached.text === text) return cached;
+    if (cached?.text === text) return cached;
     const note: ItemOf<"assistant"> = {
-      id,
+      id: `${NOTE_ID_PREFIX}${failure.id}`,
       ...(failure.createdAt === undefined ? {} : { createdAt: failure.createdAt }),
-      metadata: failure.metadata,
+      metadata: {},
       type: "assistant",
       role: "assistant",
       text,
