@@ -1,10 +1,13 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { CtxpipeError } from "../errors/ctxpipe-error.js";
 import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
 import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import { PluginError } from "../errors/plugin-error.js";
 import type { Item, ItemInput } from "../model/item.js";
-import { conversationFixture, wordTokenizer } from "../testing/index.js";
+import { parseItems } from "../model/parse-items.js";
+import { copiesEditsDates } from "../testing/adversarial/copies-edits-dates.js";
+import { adversarialConversations, conversationFixture, wordTokenizer } from "../testing/index.js";
 import { createPipeline, Pipeline } from "./pipeline.js";
 import type { PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
 import { STAGE } from "./stage.js";
@@ -442,5 +445,105 @@ describe("default plugins", () => {
   test("defaults can be switched off one by one", async () => {
     const result = await createPipeline({ defaults: { filter: false } }).build(conversationFixture(), { tokenizer: wordTokenizer });
     expect(result.includedIds).toContain("u2");
+  });
+});
+
+describe("stored histories: copies, edits, dates and order", () => {
+  const said = (id: string, text: string, type: "user" | "assistant" = "user", createdAt?: string): ItemInput => ({ id, type, text, ...(createdAt === undefined ? {} : { createdAt }) });
+  const brief = (entry: { id: string; inputIndex: number | undefined; decision: string; reason: string }) => [entry.id, entry.inputIndex, entry.decision, entry.reason];
+
+  test("an edit (same id, other content) is sent at the earlier version's place; the earlier version is reported", async () => {
+    const built = await createPipeline().build(
+      [said("u1", "hello"), said("a1", "helo", "assistant"), said("u2", "what?"), said("a1", "hello", "assistant"), said("u3", "ah")],
+      { tokenizer: wordTokenizer },
+    );
+    expect(built.request.messages.map((message) => [message.role, message.content])).toEqual([
+      ["user", "hello"],
+      ["assistant", "hello"],
+      ["user", "what?"],
+      ["user", "ah"],
+    ]);
+    expect(built.report.entries.map(brief)).toEqual([
+      ["u1", 0, "kept", "sent in message 0"],
+      ["a1", 1, "dropped", 'an earlier version of this message (same id "a1"); the edit at input index 3 takes its place'],
+      ["u2", 2, "kept", "sent in message 2"],
+      ["a1", 3, "kept", "sent in message 1"],
+      ["u3", 4, "kept", "sent in message 3"],
+    ]);
+    expect(built.report.entries[1]).toMatchObject({ stage: "repair-orphans", plugin: "ctxpipe", tokens: 1 });
+    // The earlier version right before the version sent in its place.
+    expect(built.report.allEntries.map((entry) => entry.inputIndex)).toEqual([0, 1, 3, 2, 4]);
+    // Its id is sent (in the edit), so it is not among the ids left out.
+    expect(built.excludedIds).toEqual([]);
+    expect(built.metadata.inputCount).toBe(5);
+  });
+
+  test("an exact copy is left out and reported; copies and edits of one record together", async () => {
+    const built = await createPipeline().build([said("u1", "hi"), said("u1", "hi"), said("u1", "hi!"), said("u1", "hi!")], { tokenizer: wordTokenizer });
+    expect(built.request.messages).toEqual([{ role: "user", content: "hi!" }]);
+    expect(built.report.entries.map(brief)).toEqual([
+      ["u1", 0, "dropped", 'an earlier version of this message (same id "u1"); the edit at input index 2 takes its place'],
+      ["u1", 1, "dropped", 'an earlier version of this message (same id "u1"); the edit at input index 2 takes its place'],
+      ["u1", 2, "kept", "sent in message 0"],
+      ["u1", 3, "dropped", "an exact copy of input item 2 (same id and content), stored twice"],
+    ]);
+  });
+
+  test("a createdAt that is not a date keeps its position, with a warning naming the item's index, id and value", async () => {
+    const built = await createPipeline().build(
+      [said("u1", "first", "user", "2026-01-01T10:00:00Z"), said("a1", "second", "assistant", "yesterday"), said("u2", "third", "user", "2026-01-01T10:01:00Z")],
+      { tokenizer: wordTokenizer },
+    );
+    expect(built.request.messages.map((message) => message.content)).toEqual(["first", "second", "third"]);
+    expect(built.report.warnings).toEqual(['[ctxpipe] item 1 (id "a1"): createdAt "yesterday" is not a date; it keeps its position']);
+    expect(built.report.order).toEqual({ by: "createdAt", moved: 0 });
+  });
+
+  test.for([
+    { order: undefined, sent: ["a", "b", "c"], report: { by: "createdAt", moved: 2 } },
+    { order: "createdAt" as const, sent: ["a", "b", "c"], report: { by: "createdAt", moved: 2 } },
+    { order: "input" as const, sent: ["b", "a", "c"], report: { by: "input", moved: 0 } },
+  ])("order $order: a log whose clocks disagree with its order is sent as $sent", async ({ order, sent, report }) => {
+    // "b" was written first by a process whose clock runs a minute fast.
+    const log = [said("b", "b", "user", "2026-01-01T10:01:30Z"), said("a", "a", "user", "2026-01-01T10:00:45Z"), said("c", "c", "user", "2026-01-01T10:02:00Z")];
+    const built = await createPipeline().build(log, { tokenizer: wordTokenizer, ...(order === undefined ? {} : { order }) });
+    expect(built.request.messages.map((message) => message.content)).toEqual(sent);
+    expect(built.report.order).toEqual(report);
+  });
+
+  test("an order that is neither createdAt nor input is refused as a build option", async () => {
+    const error = await caught(createPipeline().build(chat, { tokenizer: wordTokenizer, order: "time" as "input" }));
+    expect(error).toBeInstanceOf(PluginOptionsError);
+    expect((error as Error).message).toContain("order");
+  });
+
+  test("copies, edits and bad dates never refuse a build; each record has its entry, and the last version of each id is sent (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(adversarialConversations(fc, { maxSteps: 12 }), copiesEditsDates(fc), fc.constantFrom("createdAt" as const, "input" as const), async (generated, perturb, order) => {
+        // A user turn first: an empty history is refused for being empty, which is not the point here.
+        const input = perturb([{ id: "start", type: "user", text: "Start." }, ...generated]);
+        const built = await createPipeline().build(input, { tokenizer: wordTokenizer, order });
+        const { entries } = built.report;
+        expect(entries.map((entry) => entry.inputIndex)).toEqual(input.map((_, index) => index));
+        const content = (index: number) => JSON.stringify(parseItems([input[index]!]));
+        const setAside = new Set<number>();
+        for (const entry of entries) {
+          const named = /^an exact copy of input item (\d+)|^an earlier version of this message \(same id .*\); the edit at input index (\d+) takes its place$/.exec(entry.reason);
+          if (named === null) continue;
+          setAside.add(entry.inputIndex!);
+          const keptIndex = Number(named[1] ?? named[2]);
+          expect(entry).toMatchObject({ decision: "dropped", plugin: "ctxpipe" });
+          expect(entries[keptIndex]!.id).toBe(entry.id);
+        }
+        // One record per id is not set aside, and it holds what the id's last record holds.
+        const kept = entries.filter((entry) => !setAside.has(entry.inputIndex!));
+        expect(new Set(kept.map((entry) => entry.id)).size).toBe(kept.length);
+        for (const entry of kept) expect(content(entry.inputIndex!)).toBe(content(input.findLastIndex((item) => item.id === entry.id)));
+        const badDates = kept.filter((entry) => Number.isNaN(Date.parse(input[entry.inputIndex!]!.createdAt ?? "2026-01-01")));
+        expect(built.report.warnings.filter((warning) => warning.startsWith("[ctxpipe] item ")).length).toBe(badDates.length);
+        if (order === "input") expect(built.report.order).toEqual({ by: "input", moved: 0 });
+      }),
+      { numRuns: 150 },
+    );
   });
 });

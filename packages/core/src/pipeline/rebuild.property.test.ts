@@ -4,8 +4,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { ItemInput } from "../model/item.js";
+import { copiesEditsDates } from "../testing/adversarial/copies-edits-dates.js";
 import { adversarialConversations, wordTokenizer } from "../testing/index.js";
-import type { BuildOptions } from "./build-options.js";
+import type { BuildOptions, InputOrder } from "./build-options.js";
 import { createPipeline } from "./pipeline.js";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
@@ -33,13 +34,18 @@ describe("rebuilding", () => {
         fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined }),
         fc.boolean(),
         fc.array(fc.option(fc.integer({ min: -3, max: 3 }), { nil: undefined }), { maxLength: 40 }),
-        async (undated, steps, maxTokens, readReportEveryTime, dates) => {
-          // Some items are dated, a few out of order, so ordering has to move them.
-          const conversation = undated.map((item, index) => {
-            const shift = dates[index];
-            return shift === undefined ? item : { ...item, createdAt: new Date(Date.UTC(2025, 0, 1) + (index + shift * 2) * 1000).toISOString() };
-          });
-          const options: BuildOptions = { tokenizer: wordTokenizer, system: "Be brief.", ...(maxTokens === undefined ? {} : { maxTokens }) };
+        copiesEditsDates(fc),
+        fc.constantFrom<InputOrder | undefined>(undefined, "createdAt", "input"),
+        async (undated, steps, maxTokens, readReportEveryTime, dates, perturb, order) => {
+          // Some items are dated, a few out of order, so ordering has to move them; some records are
+          // stored twice, edited later or carry a createdAt that is not a date, as in real stores.
+          const conversation = perturb(
+            undated.map((item, index) => {
+              const shift = dates[index];
+              return shift === undefined ? item : { ...item, createdAt: new Date(Date.UTC(2025, 0, 1) + (index + shift * 2) * 1000).toISOString() };
+            }),
+          );
+          const options: BuildOptions = { tokenizer: wordTokenizer, system: "Be brief.", ...(maxTokens === undefined ? {} : { maxTokens }), ...(order === undefined ? {} : { order }) };
           const reused = createPipeline();
           // The app's own array, appended to in place as an agent loop does.
           const history: ItemInput[] = [];
