@@ -66,6 +66,7 @@ export function buildOptionsOf(options: BuildCommandOptions, input: BuildInput):
     ...(input.runContext === undefined ? {} : { runContext: input.runContext as BuildOptions["runContext"] }),
     ...(input.agent === undefined ? {} : { agent: input.agent as BuildOptions["agent"] }),
     ...(options.compression === false ? { compression: false } : {}),
+    order: input.order,
   } as BuildOptions;
 }
 

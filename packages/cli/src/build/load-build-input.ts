@@ -3,7 +3,7 @@
 // --agent and --tools.
 import type { Readable } from "node:stream";
 import type { SummaryRecord } from "@ctxpipe/compression";
-import { type Item, type ToolDefinitionInput, toolDefinitionSchema } from "@ctxpipe/core";
+import { type BuildOptions, type Item, type ToolDefinitionInput, toolDefinitionSchema } from "@ctxpipe/core";
 import type { BuildCommandOptions } from "../args/cli-options.js";
 import { CliInputError, type CliInputProblem } from "../cli/cli-input-error.js";
 import { formatFieldPath } from "../input/format-field-path.js";
@@ -19,6 +19,11 @@ export interface BuildInput {
   readonly items: ReadonlyArray<Item>;
   /** Where items[i] is in the source ("line 12", "index 3"). */
   readonly locations: ReadonlyArray<string>;
+  /**
+   * The conversation order: "input" for a @ctxpipe/store log, whose lines are in the order they were
+   * written (processes with skewed clocks must not reorder it); "createdAt" for plain JSON and JSON lines.
+   */
+  readonly order: NonNullable<BuildOptions["order"]>;
   readonly summaries: ReadonlyArray<SummaryRecord>;
   readonly system: ReadonlyArray<{ readonly id: string; readonly text: string }>;
   readonly runContext: unknown;
@@ -60,7 +65,8 @@ export async function loadBuildInput(options: BuildCommandOptions, stdin: Readab
   const runContext = options.runContext === undefined ? undefined : parseJsonOption(await readOptionFile(options.runContext, stdin), "--run-context", options.runContext);
   const agent = options.agent === undefined ? undefined : parseJsonOption(await readOptionFile(options.agent, stdin), "--agent", options.agent);
   const tools = options.tools === undefined ? undefined : checkTools(parseJsonOption(await readOptionFile(options.tools, stdin), "--tools", options.tools), `--tools ${options.tools}`);
-  return { source, items, locations: parsed.locations, summaries, system, runContext, agent, tools, warnings: parsed.warnings };
+  const order = parsed.layout === "store-log" ? "input" : "createdAt";
+  return { source, items, locations: parsed.locations, order, summaries, system, runContext, agent, tools, warnings: parsed.warnings };
 }
 
 function checkTools(value: unknown, source: string): ToolDefinitionInput[] {
