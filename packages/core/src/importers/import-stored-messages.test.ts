@@ -233,7 +233,7 @@ describe("importStoredMessages", () => {
     expect(error.issues).toStrictEqual([
       { index: 1, id: undefined, path: [], message: "expected an object, got null" },
       { index: 2, id: undefined, path: ["id"], message: "a stored message needs an id" },
-      { index: 2, id: undefined, path: ["tool_call_id"], message: "a tool message needs the tool_call_id of the call it answers (or a tool_use_id in its content)" },
+      { index: 2, id: undefined, path: ["tool_call_id"], message: "a tool message needs the tool_call_id of the call it answers" },
       { index: 3, id: "a1", path: ["tool_calls", 0, "function", "name"], message: "a tool call needs a function name" },
       { index: 4, id: "x1", path: ["role"], message: 'expected one of "user", "assistant", "system", "developer", "tool", got "robot"' },
     ]);

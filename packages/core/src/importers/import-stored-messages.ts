@@ -131,7 +131,7 @@ function readStoredMessage(record: Record<string, unknown>, reader: RecordReader
       if (answersById) return callId === undefined ? [] : [{ type: "tool-result", callId, output: content.text, isError: flagged, ...optional, ...common() }];
       const [only, ...more] = content.toolResults;
       if (only === undefined) {
-        message.issue("tool_call_id", "a tool message needs the tool_call_id of the call it answers (or a tool_use_id in its content)");
+        message.issue("tool_call_id", "a tool message needs the tool_call_id of the call it answers");
         return [];
       }
       if (more.length === 0) {
