@@ -2,6 +2,7 @@
 // item can be several (its reasoning, its text and each of its tool calls), as a chat message holds
 // what a memory-chunk store keeps as separate WORKING_FLOW, AGENT and WORKFLOW chunks.
 import { type Item, isBlank, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
+import { memoryChunkOf } from "./memory-chunk-of.js";
 
 export const CHUNK_TYPES = ["SYSTEM", "AGENT", "WORKFLOW", "DELEGATION", "ENVIRONMENT", "WORKING_FLOW", "OUTPUT"] as const;
 
@@ -18,8 +19,13 @@ export const ChunkType: { readonly [Type in ChunkType]: Type } = {
   OUTPUT: "OUTPUT",
 };
 
-/** The chunk types an item renders as, in output order; empty for the system prompt, which is no chunk. */
+/**
+ * The chunk types an item renders as, in output order; empty for the system prompt, which is no chunk,
+ * and for a chunk of the application's own type (excludeTypes names built-in types only).
+ */
 export function chunkTypesOf(item: Item): ChunkType[] {
+  const own = memoryChunkOf(item);
+  if (own !== undefined) return (CHUNK_TYPES as ReadonlyArray<string>).includes(own.type) ? [own.type as ChunkType] : [];
   switch (item.type) {
     case "system":
       return item.id === SYSTEM_PROMPT_ID ? [] : ["SYSTEM"];

@@ -1,7 +1,8 @@
 // Items imported from chat messages lack some attributes the XML chunk tags always carry. Before
 // rendering, the plugin fills them from the rest of the conversation, deterministically (never from
 // the clock), so the same items always give the same text:
-// - a call's `status`: "completed" when the conversation holds a real result for it, else "pending";
+// - a call's `status` (a stored one is kept): "failed" when the conversation's real result for it is
+//   an error, "completed" when it holds another real result, else "pending";
 // - a summary's `compactedAt`: its createdAt, else the newest createdAt of the items it covers,
 //   else none (the attribute is left out: there is no honest value).
 // SYSTEM chunks' `priority` has a fixed default instead (SYSTEM_CONTEXT_DEFAULT_PRIORITY).
@@ -23,10 +24,11 @@ function epochMilliseconds(date: string | undefined): number | undefined {
  * looked up (the build's input items, so a selection option never changes a call's status).
  */
 export function fillSeedAttributes(items: ReadonlyArray<Item>, conversation: ReadonlyArray<Item>, cache: FilledItemCache): Item[] {
-  let answered: Set<string> | undefined;
+  let answered: Map<string, boolean> | undefined;
   let createdAtById: Map<string, number> | undefined;
   const answeredCalls = () => {
-    answered ??= new Set(conversation.flatMap((item) => (item.type === "tool-result" && !item.id.startsWith(SYNTHESIZED) ? [item.callId] : [])));
+    // By call id, whether its result is an error; the last real result for a call says how it ended.
+    answered ??= new Map(conversation.flatMap((item) => (item.type === "tool-result" && !item.id.startsWith(SYNTHESIZED) ? [[item.callId, item.isError] as const] : [])));
     return answered;
   };
   const createdAt = () => {
@@ -38,7 +40,11 @@ export function fillSeedAttributes(items: ReadonlyArray<Item>, conversation: Rea
   };
   return items.map((item) => {
     if (item.type === "assistant" && item.toolCalls.some((call) => call.status === undefined)) {
-      const statuses = item.toolCalls.map((call) => call.status ?? (answeredCalls().has(call.id) ? "completed" : "pending"));
+      const statuses = item.toolCalls.map((call) => {
+        if (call.status !== undefined) return call.status;
+        const failed = answeredCalls().get(call.id);
+        return failed === undefined ? "pending" : failed ? "failed" : "completed";
+      });
       return reuse(cache, item, statuses.join("\u0000"), (): ItemOf<"assistant"> => ({ ...item, toolCalls: item.toolCalls.map((call, index) => ({ ...call, status: statuses[index]! })) }));
     }
     if (item.type === "summary" && item.compactedAt === undefined) {

@@ -1,5 +1,5 @@
 // Golden files: the exact text the XML renderer sends for seed 001's chunks and for core's fixtures.
-import { FilterPlugin, importMemoryChunks } from "@ctxpipe/core";
+import { InsertSystemPlugin, importMemoryChunks } from "@ctxpipe/core";
 import { buildWith, everyItemTypeFixture, toolLoopFixture } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import { SEED_001_CHUNKS, SEED_001_TAGS } from "./__fixtures__/seed-001-chunks.js";
@@ -9,7 +9,7 @@ import { XmlRendererPlugin } from "./xml-renderer-plugin.js";
 
 // Stored SYSTEM chunks are seed 001's system_context; core's default filter drops stored system
 // messages, so these builds keep them, as a seed 001 application would.
-const keepSystemChunks = () => new FilterPlugin({ dropStoredSystemMessages: false });
+const keepSystemChunks = () => new InsertSystemPlugin({ storedSystemMessages: "keep" });
 
 describe("XmlRendererPlugin golden files", () => {
   test.for([

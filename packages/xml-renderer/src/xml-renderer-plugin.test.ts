@@ -1,14 +1,16 @@
-import { CtxpipeError, createPipeline, FilterPlugin, type ItemInput, importMemoryChunks, importOpenAIMessages } from "@ctxpipe/core";
+import { CtxpipeError, createPipeline, InsertSystemPlugin, type ItemInput, importMemoryChunks, importOpenAIMessages } from "@ctxpipe/core";
 import { buildWith, conversationFixture, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import type { ChunkRenderer } from "./chunk-renderer.js";
 import { SYSTEM_CONTEXT_DEFAULT_PRIORITY } from "./chunk-renderers/system-chunk-renderer.js";
 import { ChunkType } from "./chunk-type.js";
 import { countXmlTokens } from "./count-xml-tokens.js";
+import { memoryChunkOf } from "./memory-chunk-of.js";
+import { renderXmlMessages } from "./render-xml-messages.js";
 import { xmlElement } from "./xml-element.js";
 import { XmlRendererPlugin } from "./xml-renderer-plugin.js";
 
-const xml = (plugin = new XmlRendererPlugin()) => [new FilterPlugin({ dropStoredSystemMessages: false }), plugin];
+const xml = (plugin = new XmlRendererPlugin()) => [new InsertSystemPlugin({ storedSystemMessages: "keep" }), plugin];
 
 /** What the report says about each item, for the fields a test cares about. */
 const decisions = (entries: ReadonlyArray<{ id: string; decision: string; stage: string; reason: string }>) =>
@@ -316,7 +318,7 @@ describe("items ctxpipe synthesized", () => {
 });
 
 describe("seed 001's attributes on items imported from chat messages", () => {
-  test("a call is completed when its result is in the conversation, else pending; a stored status wins", async () => {
+  test("a call is completed when its result is in the conversation, failed when that result is an error, else pending; a stored status wins", async () => {
     const items: ItemInput[] = [
       { id: "u", type: "user", text: "Go." },
       {
@@ -327,9 +329,13 @@ describe("seed 001's attributes on items imported from chat messages", () => {
           { id: "c1", name: "read", arguments: "{}" },
           { id: "c2", name: "read", arguments: "{}" },
           { id: "c3", name: "read", arguments: "{}", status: "running" },
+          { id: "c4", name: "read", arguments: "{}" },
+          { id: "c5", name: "read", arguments: "{}", status: "completed" },
         ],
       },
       { id: "t1", type: "tool-result", callId: "c1", output: "x" },
+      { id: "t4", type: "tool-result", callId: "c4", output: "No such file", isError: true },
+      { id: "t5", type: "tool-result", callId: "c5", output: "Denied", isError: true },
       { id: "t3", type: "tool-result", callId: "c3", output: "z" },
       { id: "u2", type: "user", text: "Stop." },
     ];
@@ -339,6 +345,22 @@ describe("seed 001's attributes on items imported from chat messages", () => {
     expect(calls).toContain('call_id="c1" status="completed"');
     expect(calls).toContain('call_id="c2" status="pending"');
     expect(calls).toContain('call_id="c3" status="running"');
+    expect(calls).toContain('call_id="c4" status="failed"');
+    expect(calls).toContain('call_id="c5" status="completed"');
+  });
+
+  test("a memory chunk's metadata.priority is the priority of its <system_context>", async () => {
+    const items = importMemoryChunks([
+      { id: "sys", type: "SYSTEM", content: "Ctx.", metadata: { priority: 500 } },
+      { id: "u", type: "AGENT", content: { role: "user", text: "Hi." } },
+    ]);
+    const result = await buildWith(xml(), items, { renderer: "xml" });
+    expect(result.request.messages[0]!.content).toBe('<system_context id="sys" priority="500">\nCtx.\n</system_context>');
+  });
+
+  test("a persisted model failure, when a pipeline sends it, is <error id code>", () => {
+    const { request } = renderXmlMessages([{ id: "e", type: "error", role: "assistant", text: "LLM_TIMEOUT: no answer.", code: "LLM_TIMEOUT", metadata: {} }]);
+    expect(request.messages).toEqual([{ role: "assistant", content: '<error id="e" code="LLM_TIMEOUT">\nLLM_TIMEOUT: no answer.\n</error>' }]);
   });
 
   test("a summary's compacted_at is its createdAt, else the newest createdAt it covers", async () => {
@@ -360,3 +382,48 @@ describe("seed 001's attributes on items imported from chat messages", () => {
     expect(SYSTEM_CONTEXT_DEFAULT_PRIORITY).toBe(1000);
   });
 });
+
+describe("chunks of the application's own type or sub-type", () => {
+  // Seed 001's example renderer, reading the chunk as stored: its metadata.custom and its content.
+  const seedRenderer: ChunkRenderer = {
+    name: "my-custom",
+    canRender: (item) => memoryChunkOf(item)?.metadata?.custom?.myCustomType === true,
+    getRole: () => "assistant",
+    render: (item) => xmlElement("my_custom_tag", { id: item.id }, JSON.stringify(memoryChunkOf(item)!.content)),
+  };
+  const chunks = () =>
+    importMemoryChunks([
+      { id: "u", type: "AGENT", content: { role: "user", text: "Plan it." } },
+      { id: "mem", type: "MEMORY", content: { facts: ["likes tea"] }, metadata: { custom: { myCustomType: true } } },
+      { id: "plan", type: "WORKING_FLOW", subType: "PLAN", content: "1. read <a> 2. fix" },
+      { id: "note", type: "NOTE", role: "user", content: { text: "From the user's notebook." } },
+      { id: "u2", type: "AGENT", content: { role: "user", text: "Go." } },
+    ]);
+
+  test("reach a custom chunk renderer with the chunk's own fields", async () => {
+    const result = await buildWith(xml(new XmlRendererPlugin({ renderers: [seedRenderer] })), chunks(), { renderer: "xml" });
+    expect(result.request.messages).toEqual([
+      { role: "user", content: '<user_message id="u" role="user">\nPlan it.\n</user_message>' },
+      {
+        role: "assistant",
+        content: '<my_custom_tag id="mem">\n{"facts":["likes tea"]}\n</my_custom_tag>\n\n<memory_chunk id="plan" type="WORKING_FLOW" subtype="PLAN">\n1. read &lt;a&gt; 2. fix\n</memory_chunk>',
+      },
+      {
+        role: "user",
+        content: '<memory_chunk id="note" type="NOTE">\nFrom the user\'s notebook.\n</memory_chunk>\n\n<user_message id="u2" role="user">\nGo.\n</user_message>',
+      },
+    ]);
+    expect(result.excludedIds).toEqual([]);
+  });
+
+  test("without a renderer of their own, are <memory_chunk id type subtype> in the role they were imported with", async () => {
+    const result = await buildWith(xml(), chunks(), { renderer: "xml" });
+    expect(result.request.messages[1]!.content).toContain('<memory_chunk id="mem" type="MEMORY">\n{&quot;facts&quot;:[&quot;likes tea&quot;]}\n</memory_chunk>'.replaceAll("&quot;", '"'));
+  });
+
+  test("excludeTypes leaves out an unknown sub-type of a built-in type, never a type of the application's own", async () => {
+    const result = await buildWith(xml(), chunks(), { renderer: "xml", xml: { excludeTypes: [ChunkType.WORKING_FLOW] } });
+    expect(result.excludedIds).toEqual(["plan"]);
+  });
+});
+

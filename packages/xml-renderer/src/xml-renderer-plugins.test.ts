@@ -16,9 +16,10 @@ describe("xmlRendererPlugins", () => {
     expect(result.excludedIds).toEqual([]);
   });
 
-  test("the renderer alone loses them to core's default filter, which is why the helper exists", async () => {
+  test("the renderer alone sends them as core makes them, the plain system prompt, which is why the helper exists", async () => {
     const result = await createPipeline({ plugins: [new XmlRendererPlugin()] }).build(chunks(), { renderer: "xml" });
-    expect(result.excludedIds).toEqual(["sys"]);
+    expect(result.request.messages[0]).toEqual({ role: "system", content: "Project: ctxpipe." });
+    expect(result.report.entries.find((entry) => entry.id === "sys")).toMatchObject({ decision: "merged", stage: "insert-system" });
   });
 
   test("passes its options to the renderer", async () => {
