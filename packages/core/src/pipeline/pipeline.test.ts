@@ -8,6 +8,7 @@ import type { Item, ItemInput } from "../model/item.js";
 import { parseItems } from "../model/parse-items.js";
 import { copiesEditsDates } from "../testing/adversarial/copies-edits-dates.js";
 import { adversarialConversations, conversationFixture, wordTokenizer } from "../testing/index.js";
+import { DEFAULT_PLUGIN_NAMES } from "./default-plugins.js";
 import { createPipeline, Pipeline } from "./pipeline.js";
 import type { PipelinePlugin, PluginHost } from "./pipeline-hooks.js";
 import { STAGE } from "./stage.js";
@@ -21,6 +22,9 @@ const chat: ItemInput[] = [
 function plugin(name: string, apply: (pipeline: PluginHost) => void): PipelinePlugin {
   return { name, apply };
 }
+
+/** The default plugins' keys, as the error for an unknown one lists them. */
+const KEYS = DEFAULT_PLUGIN_NAMES.join(", ");
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -352,22 +356,22 @@ describe("error attribution", () => {
     {
       defaults: { OpenAIChatRendererPlugin: false },
       message:
-        "Invalid options for createPipeline():\n✖ unknown key \"OpenAIChatRendererPlugin\": did you mean openaiRenderer? The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.OpenAIChatRendererPlugin",
+        `Invalid options for createPipeline():\n✖ unknown key "OpenAIChatRendererPlugin": did you mean openaiRenderer? The default plugins' keys are: ${KEYS}\n  → at defaults.OpenAIChatRendererPlugin`,
     },
     {
       defaults: { FitBudgetPlugin: false, EstimatingTokenizerPlugin: true },
       message:
-        "Invalid options for createPipeline():\n✖ unknown key \"FitBudgetPlugin\": did you mean fitBudget? The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.FitBudgetPlugin\n✖ unknown key \"EstimatingTokenizerPlugin\": did you mean tokenizer? The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.EstimatingTokenizerPlugin",
+        `Invalid options for createPipeline():\n✖ unknown key "FitBudgetPlugin": did you mean fitBudget? The default plugins' keys are: ${KEYS}\n  → at defaults.FitBudgetPlugin\n✖ unknown key "EstimatingTokenizerPlugin": did you mean tokenizer? The default plugins' keys are: ${KEYS}\n  → at defaults.EstimatingTokenizerPlugin`,
     },
     {
       defaults: { OpenAIRenderer: false },
       message:
-        "Invalid options for createPipeline():\n✖ unknown key \"OpenAIRenderer\": did you mean openaiRenderer? The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.OpenAIRenderer",
+        `Invalid options for createPipeline():\n✖ unknown key "OpenAIRenderer": did you mean openaiRenderer? The default plugins' keys are: ${KEYS}\n  → at defaults.OpenAIRenderer`,
     },
     {
       defaults: { filter: false, filtre: false },
       message:
-        "Invalid options for createPipeline():\n✖ unknown key \"filtre\". The default plugins' keys are: fitBudget, filter, repairOrphans, insertSystem, validate, openaiRenderer, tokenizer\n  → at defaults.filtre",
+        `Invalid options for createPipeline():\n✖ unknown key "filtre". The default plugins' keys are: ${KEYS}\n  → at defaults.filtre`,
     },
   ])("an unknown key in defaults $defaults lists the keys, and names the key a plugin name stands for", ({ defaults, message }) => {
     expect(() => createPipeline({ defaults: defaults as never })).toThrow(PluginOptionsError);
