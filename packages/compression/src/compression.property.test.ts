@@ -160,7 +160,8 @@ function problemsOf(provider: (typeof PROVIDERS)[number], conversation: Conversa
   if (newest.type === "user" && !inRequest(result.request, newest.text ?? "")) problems.push(`the text of newest user message "${newest.id}" is not in the request`);
   // The current loop: every item from the newest user message on goes out as it came in.
   for (const item of conversation.items.slice(conversation.newestUser)) {
-    if (!sent(item) || (item.type === "user" && !readable(item.text))) continue;
+    // A persisted model failure is core's to leave out (FailedCallsPlugin), current loop or not.
+    if (!sent(item) || (item.type === "user" && !readable(item.text)) || item.type === "error") continue;
     const entry = result.report.entries.find((candidate) => candidate.id === item.id);
     const touched = entry?.history.filter((event) => event.decision === "dropped" || event.decision === "cleared" || event.decision === "summarized") ?? [];
     if (touched.length > 0) problems.push(`current-loop item "${item.id}" was ${touched.map((event) => `${event.decision} by ${event.plugin}`).join(", ")}`);
@@ -244,7 +245,8 @@ describe("compression: nothing lost silently", () => {
           expect(entries.map((entry) => entry.id)).toEqual(conversation.items.map((item) => item.id));
 
           const strategies = new Set<string>(chain);
-          const actors = new Set([...strategies, "apply-summaries", "FitBudgetPlugin", "FilterPlugin", "RepairOrphansPlugin"]);
+          // FailedCallsPlugin: core leaves persisted model failures out of the request, reported.
+          const actors = new Set([...strategies, "apply-summaries", "FitBudgetPlugin", "FilterPlugin", "RepairOrphansPlugin", "FailedCallsPlugin"]);
           const ran = new Set(result.report.compression?.strategies.filter((strategy) => strategy.ran).map((strategy) => strategy.name));
           for (const [position, item] of conversation.items.entries()) {
             const entry = entries[position]!;
