@@ -157,23 +157,27 @@ describe("ctxpipe build", () => {
     expect(run.stderr).toBe(`ctxpipe: ${path("c.jsonl")} line 4 (id "t1"), field tool_call_id: a tool message needs the tool_call_id of the call it answers\n`);
   });
 
-  it("names both places of a duplicate id the same way: the file's lines, a store log's lines, a JSON array's indexes", async () => {
+  it("builds an edited record in every layout (the file's lines, a store log, a JSON array): the later version at the earlier one's place, both reported", async () => {
     const first = { id: "u1", role: "user", content: "hi" };
     const again = { id: "u1", role: "user", content: "hi again" };
     const other = { id: "a1", role: "assistant", content: "hello" };
+    const question = { id: "u2", role: "user", content: "and now?" };
     const header = JSON.stringify({ log: { format: "ctxpipe.conversation", version: 1, conversationId: "c1" } });
     const { path } = await files({
-      "c.jsonl": `${jsonl([first, other])}\n${jsonl([again])}`,
-      "log.jsonl": `${header}\n${jsonl([{ message: first }, { summary: { id: "s" } }, { message: other }, { message: again }])}`,
-      "c.json": JSON.stringify([first, other, again]),
+      "c.jsonl": `${jsonl([first, other])}\n${jsonl([again, question])}`,
+      "log.jsonl": `${header}\n${jsonl([{ message: first }, { message: other }, { message: again }, { message: question }])}`,
+      "c.json": JSON.stringify([first, other, again, question]),
     });
-    const lines = await runInProcess(["build", path("c.jsonl")]);
-    expect(lines).toMatchObject({ code: 2, stdout: "" });
-    expect(lines.stderr).toBe(`ctxpipe: ${path("c.jsonl")} line 4 (id "u1"), field id: duplicate id: the message at line 1 has the same id\n`);
-    const log = await runInProcess(["build", path("log.jsonl")]);
-    expect(log.stderr).toBe(`ctxpipe: ${path("log.jsonl")} line 5 (id "u1"), field id: duplicate id: the message at line 2 has the same id\n`);
-    const array = await runInProcess(["build", path("c.json")]);
-    expect(array.stderr).toBe(`ctxpipe: ${path("c.json")} index 2 (id "u1"), field id: duplicate id: the message at index 0 has the same id\n`);
+    for (const file of ["c.jsonl", "log.jsonl", "c.json"]) {
+      const run = await runInProcess(["build", path(file), "--report"]);
+      expect({ file, code: run.code, stderr: run.stderr }).toEqual({ file, code: 0, stderr: "" });
+      const built = JSON.parse(run.stdout) as { request: { messages: Array<{ role: string; content: string }> }; report: { entries: Array<{ id: string; decision: string; reason: string }> } };
+      expect(built.request.messages.map((message) => message.content)).toEqual(["hi again", "hello", "and now?"]);
+      expect(built.report.entries.filter((entry) => entry.id === "u1").map((entry) => [entry.decision, entry.reason])).toEqual([
+        ["dropped", 'an earlier version of this message (same id "u1"); the edit at input index 2 takes its place'],
+        ["kept", "sent in message 0"],
+      ]);
+    }
   });
 
   it("exits 2 naming the index in a JSON array, and the line and column of broken JSON", async () => {
