@@ -37,12 +37,13 @@ export { type ToolCall, type ToolCallInput, toolCallSchema } from "./model/tool-
 export { computeTurnGroups, type TurnGroup, type TurnGroups } from "./model/turn-groups.js";
 
 // Pipeline
-export type { BuildOptions, SystemPartInput, ValidationMode, ValidationOptions } from "./pipeline/build-options.js";
+export type { BuildOptions, InputOrder, SystemPartInput, ValidationMode, ValidationOptions } from "./pipeline/build-options.js";
 export type {
   BudgetReport,
   BuildReport,
   CacheReport,
   Decision,
+  OrderReport,
   ReportAttachments,
   ReportEntry,
   ReportEvent,

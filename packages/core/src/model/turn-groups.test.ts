@@ -34,6 +34,20 @@ describe("computeTurnGroups", () => {
     expect(computeTurnGroups(parseItems(items)).groups.map((group) => group.openedBy)).toEqual(["p", "i"]);
   });
 
+  test("an empty call id ties no result to an older turn: pairing without ids happens within a turn", () => {
+    const items: ItemInput[] = [
+      { id: "u1", type: "user", text: "read it" },
+      { id: "a1", type: "assistant", toolCalls: [{ id: "", name: "read", arguments: "{}" }] },
+      { id: "r1", type: "tool-result", callId: "", output: "text" },
+      { id: "u2", type: "user", text: "and this one?" },
+      { id: "r2", type: "tool-result", callId: "", output: "stray" },
+    ];
+    expect(computeTurnGroups(parseItems(items)).groups.map((group) => group.itemIds)).toEqual([
+      ["u1", "a1", "r1"],
+      ["u2", "r2"],
+    ]);
+  });
+
   test("a result stays in its call's group even when a user turn came in between", () => {
     const items: ItemInput[] = [
       { id: "u", type: "user", text: "run it" },

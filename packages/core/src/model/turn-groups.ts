@@ -59,9 +59,10 @@ export class TurnGroupsBuilder {
         this.#openers.push(undefined);
       }
       let group = groupIds.length - 1;
-      if (item.type === "assistant") for (const call of item.toolCalls) this.#groupOfCall.set(call.id, group);
+      // An empty call id ties nothing: repair-orphans pairs such calls and results by position, within a turn.
+      if (item.type === "assistant") for (const call of item.toolCalls) if (call.id !== "") this.#groupOfCall.set(call.id, group);
       // A result belongs with its call, even when a later user turn came in between.
-      if (item.type === "tool-result") group = this.#groupOfCall.get(item.callId) ?? group;
+      if (item.type === "tool-result" && item.callId !== "") group = this.#groupOfCall.get(item.callId) ?? group;
       groupIds[group]!.push(item.id);
       this.#changed.add(group);
     }
