@@ -135,8 +135,7 @@ describe("AnthropicMessagesRendererPlugin", () => {
   });
 
   test("a cached count follows an item whose place changes: a system item leading, then inside the conversation", async () => {
-    // The filter stage would drop stored system messages; here one is kept to move it around.
-    const pipeline = createPipeline({ plugins: [plugin()], defaults: { filter: false } });
+    const pipeline = createPipeline({ plugins: [new AnthropicMessagesRendererPlugin({ laterSystemMessages: "user" })], defaults: { insertSystem: false } });
     const system: ItemInput = { id: "s", type: "system", text: "Answer in French." };
     const user: ItemInput = { id: "u", type: "user", text: "Hi." };
     const options = { renderer: "anthropic", tokenizer: wordTokenizer } as const;
@@ -146,6 +145,69 @@ describe("AnthropicMessagesRendererPlugin", () => {
     expect(inside.request.messages[2]).toEqual({ role: "user", content: [{ type: "text", text: "[System message]\nAnswer in French." }, { type: "text", text: "Hi." }] });
     expect(leading.tokenCount).toBe(countAnthropicMessagesTokens(leading.request, wordTokenizer));
     expect(inside.tokenCount).toBe(countAnthropicMessagesTokens(inside.request, wordTokenizer));
+  });
+
+  describe("stored system messages", () => {
+    const prompt = { id: "s0", type: "system", text: "You are terse." } as const;
+    const turn: ItemInput[] = [
+      { id: "u1", type: "user", text: "Hi." },
+      { id: "a1", type: "assistant", text: "Hello." },
+    ];
+    const french = { id: "s1", type: "system", text: "From now on answer in French." } as const;
+    const newest = { id: "u2", type: "user", text: "How are you?" } as const;
+    const messages = [
+      { role: "user", content: [{ type: "text", text: "Hi." }] },
+      { role: "assistant", content: [{ type: "text", text: "Hello." }] },
+      { role: "user", content: [{ type: "text", text: "How are you?" }] },
+    ];
+    const SENT_AS_PROMPT = "sent as the system prompt: this build composes none, so the stored system messages are the prompt";
+    const MOVED = "a system message inside the conversation, moved into the system prompt: the Anthropic Messages API takes system text only in its top-level system parameter";
+    const REPLACED = "stored system message: this build composes its own system prompt, which replaces the stored ones";
+    const NOT_INCLUDED = "stored system message: includeSystemPrompt is false, so no system prompt is sent";
+
+    test.for([
+      { case: "a leading one only: it is the system prompt", items: [prompt, ...turn, newest], build: {}, system: "You are terse.", decisions: [["s0", "merged", SENT_AS_PROMPT]] },
+      {
+        case: "a mid-conversation instruction: moved into the system prompt, after the leading one",
+        items: [prompt, ...turn, french, newest],
+        build: {},
+        system: "You are terse.\n\nFrom now on answer in French.",
+        decisions: [
+          ["s0", "merged", SENT_AS_PROMPT],
+          ["s1", "repaired", MOVED],
+        ],
+      },
+      {
+        case: "a composed prompt and stored ones: the composed prompt replaces them",
+        items: [prompt, ...turn, french, newest],
+        build: { system: "Be brief." },
+        system: "Be brief.",
+        decisions: [
+          ["s0", "dropped", REPLACED],
+          ["s1", "dropped", REPLACED],
+        ],
+      },
+      {
+        case: "includeSystemPrompt false: no system text at all",
+        items: [prompt, ...turn, french, newest],
+        build: { includeSystemPrompt: false },
+        system: undefined,
+        decisions: [
+          ["s0", "dropped", NOT_INCLUDED],
+          ["s1", "dropped", NOT_INCLUDED],
+        ],
+      },
+    ] satisfies Array<{ case: string; items: ItemInput[]; build: { system?: string; includeSystemPrompt?: boolean }; system: string | undefined; decisions: string[][] }>)(
+      "$case",
+      async ({ items, build, system, decisions }) => {
+        const result = await buildWith([plugin()], items, { renderer: "anthropic", model: "claude-sonnet-4-5", ...build });
+        expect(result.request.system).toBe(system);
+        expect(result.request.messages).toEqual(messages);
+        expect(checkRules(anthropicMessagesRules, result.request)).toEqual([]);
+        expect(decisions.map(([id]) => result.report.entries.find((entry) => entry.id === id)).map((entry) => [entry?.id, entry?.decision, entry?.reason])).toEqual(decisions);
+        expect(result.metadata.systemPromptIncluded).toBe(system !== undefined);
+      },
+    );
   });
 
   test("a rebuild after one new message counts only that message", async () => {

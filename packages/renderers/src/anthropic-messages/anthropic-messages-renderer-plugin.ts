@@ -15,6 +15,12 @@ const DEFAULT_MAX_TOKENS = 4096;
 const anthropicMessagesRendererPluginOptionsSchema = z.strictObject({
   /** The request's max_tokens. Default: the build's reserveOutputTokens when set, else 4096. */
   maxTokens: z.number().int().positive().optional(),
+  /**
+   * A system message stored after the conversation started: "system" (default) moves it into the
+   * top-level system prompt; "user" sends it where it was, as user-side text labelled
+   * "[System message]", which keeps the prompt cache when an agent loop adds one every turn.
+   */
+  laterSystemMessages: z.enum(["system", "user"]).default("system"),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
@@ -77,8 +83,9 @@ export class AnthropicMessagesRendererPlugin implements PipelinePlugin {
   apply(pipeline: PluginHost): void {
     const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
     pipeline.hooks.render.for("anthropic").tap(tap, (items, context) => {
-      const rendered = renderAnthropicMessages(items);
+      const rendered = renderAnthropicMessages(items, { laterSystemMessages: this.#options.laterSystemMessages });
       for (const { item, reason } of rendered.dropped) context.report.drop(item, reason);
+      for (const { item, reason } of rendered.repaired) context.report.repair(item, reason);
       for (const warning of rendered.warnings) context.warn(warning);
 
       // Without a budget (a reserve given alone for a model whose window no plugin knows) the reserve is still the answer's room.

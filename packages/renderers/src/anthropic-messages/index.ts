@@ -31,4 +31,10 @@ export {
   type KnownAnthropicTokenCounts,
 } from "./count-anthropic-messages-tokens.js";
 export { type AnthropicItemContent, anthropicSystemText, renderAnthropicItem } from "./render-anthropic-item.js";
-export { type AnthropicRenderedPart, type RenderedAnthropicMessages, renderAnthropicMessages } from "./render-anthropic-messages.js";
+export {
+  type AnthropicLaterSystemMessages,
+  type AnthropicMessagesOptions,
+  type AnthropicRenderedPart,
+  type RenderedAnthropicMessages,
+  renderAnthropicMessages,
+} from "./render-anthropic-messages.js";

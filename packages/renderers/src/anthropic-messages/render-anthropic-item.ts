@@ -61,7 +61,7 @@ function replayedThinking(reasoning: ItemOf<"assistant">["reasoning"]): Anthropi
 export function renderAnthropicItem(item: Item): AnthropicItemContent | undefined {
   switch (item.type) {
     case "system":
-      // After the conversation started there is no system slot: the instruction goes user-side, labelled.
+      // Inside the conversation, when it is not moved into the system prompt: user-side, labelled.
       return isBlank(item.text) ? undefined : user(textBlocks(`[System message]\n${item.text}`));
     case "summary":
       return user(textBlocks(anthropicSystemText(item)));

@@ -9,17 +9,42 @@ const render = (items: ItemInput[]) => renderAnthropicMessages(parseItems(items)
 const text = (value: string) => ({ type: "text", text: value });
 
 describe("renderAnthropicMessages", () => {
-  test("leading system-role items form the system prompt, joined by blank lines; later ones go user-side", () => {
-    const rendered = render([
-      { id: "s1", type: "system", text: "Rules." },
-      { id: "sum", type: "summary", text: "Earlier work.", originalCount: 4 },
-      { id: "u1", type: "user", text: "Hi." },
-      { id: "a1", type: "assistant", text: "Hello." },
-      { id: "s2", type: "system", text: "Answer in French from now on." },
-      { id: "a2", type: "assistant", text: "Bien sûr." },
-      { id: "u2", type: "user", text: "Merci." },
+  const withLaterInstruction: ItemInput[] = [
+    { id: "s1", type: "system", text: "Rules." },
+    { id: "sum", type: "summary", text: "Earlier work.", originalCount: 4 },
+    { id: "u1", type: "user", text: "Hi." },
+    { id: "a1", type: "assistant", text: "Hello." },
+    { id: "s2", type: "system", text: "Answer in French from now on." },
+    { id: "a2", type: "assistant", text: "Bien sûr." },
+    { id: "u2", type: "user", text: "Merci." },
+  ];
+  const leadingSystem = "Rules.\n\n[Previous conversation summary (4 messages compressed)]\n\nEarlier work.";
+
+  test("leading system-role items form the system prompt, joined by blank lines; a later system message is moved into it, and said so", () => {
+    const rendered = render(withLaterInstruction);
+    expect(rendered.system).toBe(`${leadingSystem}\n\nAnswer in French from now on.`);
+    expect(rendered.messages).toEqual([
+      { role: "user", content: [text("Hi.")] },
+      { role: "assistant", content: [text("Hello."), text("Bien sûr.")] },
+      { role: "user", content: [text("Merci.")] },
     ]);
-    expect(rendered.system).toBe("Rules.\n\n[Previous conversation summary (4 messages compressed)]\n\nEarlier work.");
+    expect([...rendered.messageIndexById]).toEqual([
+      ["u1", 0],
+      ["a1", 1],
+      ["a2", 1],
+      ["u2", 2],
+    ]);
+    expect(rendered.repaired).toEqual([
+      {
+        item: expect.objectContaining({ id: "s2" }),
+        reason: "a system message inside the conversation, moved into the system prompt: the Anthropic Messages API takes system text only in its top-level system parameter",
+      },
+    ]);
+  });
+
+  test('with laterSystemMessages "user", a later system message goes user-side where it was, labelled, and said so', () => {
+    const rendered = renderAnthropicMessages(parseItems(withLaterInstruction), { laterSystemMessages: "user" });
+    expect(rendered.system).toBe(leadingSystem);
     expect(rendered.messages).toEqual([
       { role: "user", content: [text("Hi.")] },
       { role: "assistant", content: [text("Hello.")] },
@@ -27,12 +52,12 @@ describe("renderAnthropicMessages", () => {
       { role: "assistant", content: [text("Bien sûr.")] },
       { role: "user", content: [text("Merci.")] },
     ]);
-    expect([...rendered.messageIndexById]).toEqual([
-      ["u1", 0],
-      ["a1", 1],
-      ["s2", 2],
-      ["a2", 3],
-      ["u2", 4],
+    expect(rendered.repaired).toEqual([
+      {
+        item: expect.objectContaining({ id: "s2" }),
+        reason:
+          "a system message inside the conversation, sent where it was as user-side text labelled [System message]: the Anthropic Messages API takes system text only in its top-level system parameter",
+      },
     ]);
   });
 

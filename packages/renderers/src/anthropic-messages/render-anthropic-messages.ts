@@ -1,12 +1,31 @@
 // Renders the item list as the system prompt and messages of an Anthropic Messages request:
-// - leading system-role items (system, summary) become the top-level system prompt; later ones become
-//   labelled user-side text, never assistant text (the API has no system role inside messages);
+// - leading system-role items (system, summary) become the top-level system prompt. The API has no
+//   system role inside messages: a later system message is moved into the system prompt, or, with
+//   laterSystemMessages "user", sent where it was as labelled user-side text; either way reported.
+//   A later summary stays where it was, user-side (it stands for the turns around it);
 // - items of one role in a row are merged into one message, as the API would merge them (ANT-005);
 // - in a user message the tool_result blocks come first (ANT-008);
 // - signed reasoning is replayed as thinking blocks only where it opens an assistant message (ANT-014).
 import type { Item, ItemOf } from "@ctxpipe/core";
 import type { AnthropicMessage, AnthropicUserContentBlock } from "./anthropic-messages-request.js";
 import { type AnthropicItemContent, anthropicSystemText, renderAnthropicItem } from "./render-anthropic-item.js";
+
+/**
+ * Where a system message stored after the conversation started goes: "system" moves it into the
+ * top-level system prompt (it keeps a system instruction's weight); "user" sends it where it was, as
+ * user-side text labelled "[System message]" (the system prompt, and so the prompt cache, stays the
+ * same when an agent loop adds one every turn).
+ */
+export type AnthropicLaterSystemMessages = "system" | "user";
+
+export interface AnthropicMessagesOptions {
+  /** Default "system". */
+  readonly laterSystemMessages?: AnthropicLaterSystemMessages;
+}
+
+const MOVED = "a system message inside the conversation, moved into the system prompt: the Anthropic Messages API takes system text only in its top-level system parameter";
+const USER_SIDE =
+  "a system message inside the conversation, sent where it was as user-side text labelled [System message]: the Anthropic Messages API takes system text only in its top-level system parameter";
 
 /** One item as it reached the request: in the system prompt, or in the message at messageIndex. */
 export type AnthropicRenderedPart =
@@ -21,6 +40,8 @@ export interface RenderedAnthropicMessages {
   /** For each item sent in a message, that message's index; merged items share it. */
   readonly messageIndexById: Map<string, number>;
   readonly dropped: ReadonlyArray<{ readonly item: Item; readonly reason: string }>;
+  /** Items sent, but not as and where they were stored (a later system message), and how. */
+  readonly repaired: ReadonlyArray<{ readonly item: Item; readonly reason: string }>;
   /** What was changed to satisfy the API, for the build's warnings. */
   readonly warnings: ReadonlyArray<string>;
 }
@@ -61,22 +82,25 @@ function append(messages: AnthropicMessage[], content: AnthropicItemContent): bo
   return content.thinking.length > 0;
 }
 
-export function renderAnthropicMessages(items: ReadonlyArray<Item>): RenderedAnthropicMessages {
+export function renderAnthropicMessages(items: ReadonlyArray<Item>, options: AnthropicMessagesOptions = {}): RenderedAnthropicMessages {
+  const moveLaterSystem = (options.laterSystemMessages ?? "system") === "system";
   const systemTexts: string[] = [];
   const messages: AnthropicMessage[] = [];
   const parts: AnthropicRenderedPart[] = [];
   const messageIndexById = new Map<string, number>();
   const dropped: { item: Item; reason: string }[] = [];
+  const repaired: { item: Item; reason: string }[] = [];
   const warnings: string[] = [];
   let leading = true;
 
   for (const item of items) {
-    if (leading && isSystemRole(item)) {
+    if ((leading && isSystemRole(item)) || (item.type === "system" && moveLaterSystem)) {
       const text = anthropicSystemText(item);
       if (text.length === 0) dropped.push({ item, reason: "nothing to send: its text is blank" });
       else {
         systemTexts.push(text);
         parts.push({ item, system: text });
+        if (!leading) repaired.push({ item, reason: MOVED });
       }
       continue;
     }
@@ -90,6 +114,7 @@ export function renderAnthropicMessages(items: ReadonlyArray<Item>): RenderedAnt
     if (!thinkingSent && content.role === "assistant" && content.thinking.length > 0) {
       warnings.push(`reasoning of "${item.id}" left out: its message is merged into the assistant turn before it, and thinking blocks must open a turn`);
     }
+    if (item.type === "system") repaired.push({ item, reason: USER_SIDE });
     messageIndexById.set(item.id, messages.length - 1);
     parts.push({ item, content, messageIndex: messages.length - 1, thinkingSent });
   }
@@ -97,5 +122,5 @@ export function renderAnthropicMessages(items: ReadonlyArray<Item>): RenderedAnt
   for (const message of messages) if (message.role === "user") message.content = toolResultsFirst(message.content);
   withoutTrailingWhitespace(messages);
   const system = systemTexts.length === 0 ? undefined : systemTexts.join("\n\n");
-  return { system, messages, parts, messageIndexById, dropped, warnings };
+  return { system, messages, parts, messageIndexById, dropped, repaired, warnings };
 }

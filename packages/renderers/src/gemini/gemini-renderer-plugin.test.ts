@@ -116,7 +116,7 @@ describe("GeminiRendererPlugin in the pipeline", () => {
   });
 
   test("a cached count follows an item whose rendering changes: a system item leading, then inside the conversation", async () => {
-    const pipeline = createPipeline({ plugins: [new GeminiRendererPlugin()], defaults: { filter: false } });
+    const pipeline = createPipeline({ plugins: [new GeminiRendererPlugin({ laterSystemMessages: "user" })], defaults: { insertSystem: false } });
     const note: ItemInput = { id: "note", type: "system", text: "Answer in French." };
     const question: ItemInput = { id: "u", type: "user", text: "Hi." };
     const leading = await pipeline.build([note, question], { renderer: "gemini", tokenizer: wordTokenizer });
@@ -125,6 +125,69 @@ describe("GeminiRendererPlugin in the pipeline", () => {
     expect(inside.request.contents[2]?.parts[0]).toEqual({ text: "[System message]\nAnswer in French." });
     expect(leading.tokenCount).toBe(countGeminiTokens(leading.request, wordTokenizer));
     expect(inside.tokenCount).toBe(countGeminiTokens(inside.request, wordTokenizer));
+  });
+
+  describe("stored system messages", () => {
+    const prompt = { id: "s0", type: "system", text: "You are terse." } as const;
+    const turn: ItemInput[] = [
+      { id: "u1", type: "user", text: "Hi." },
+      { id: "a1", type: "assistant", text: "Hello." },
+    ];
+    const french = { id: "s1", type: "system", text: "From now on answer in French." } as const;
+    const newest = { id: "u2", type: "user", text: "How are you?" } as const;
+    const contents = [
+      { role: "user", parts: [{ text: "Hi." }] },
+      { role: "model", parts: [{ text: "Hello." }] },
+      { role: "user", parts: [{ text: "How are you?" }] },
+    ];
+    const SENT_AS_PROMPT = "sent as the system prompt: this build composes none, so the stored system messages are the prompt";
+    const MOVED = "a system message inside the conversation, moved into the system instruction: Gemini takes system text only in systemInstruction";
+    const REPLACED = "stored system message: this build composes its own system prompt, which replaces the stored ones";
+    const NOT_INCLUDED = "stored system message: includeSystemPrompt is false, so no system prompt is sent";
+
+    test.for([
+      { case: "a leading one only: it is the system instruction", items: [prompt, ...turn, newest], build: {}, parts: ["You are terse."], decisions: [["s0", "merged", SENT_AS_PROMPT]] },
+      {
+        case: "a mid-conversation instruction: moved into the system instruction, after the leading one",
+        items: [prompt, ...turn, french, newest],
+        build: {},
+        parts: ["You are terse.", "From now on answer in French."],
+        decisions: [
+          ["s0", "merged", SENT_AS_PROMPT],
+          ["s1", "repaired", MOVED],
+        ],
+      },
+      {
+        case: "a composed prompt and stored ones: the composed prompt replaces them",
+        items: [prompt, ...turn, french, newest],
+        build: { system: "Be brief." },
+        parts: ["Be brief."],
+        decisions: [
+          ["s0", "dropped", REPLACED],
+          ["s1", "dropped", REPLACED],
+        ],
+      },
+      {
+        case: "includeSystemPrompt false: no system text at all",
+        items: [prompt, ...turn, french, newest],
+        build: { includeSystemPrompt: false },
+        parts: [],
+        decisions: [
+          ["s0", "dropped", NOT_INCLUDED],
+          ["s1", "dropped", NOT_INCLUDED],
+        ],
+      },
+    ] satisfies Array<{ case: string; items: ItemInput[]; build: { system?: string; includeSystemPrompt?: boolean }; parts: string[]; decisions: string[][] }>)(
+      "$case",
+      async ({ items, build, parts, decisions }) => {
+        const result = await buildWith(gemini, items, { renderer: "gemini", model: "gemini-2.5-flash", ...build });
+        expect(result.request.config?.systemInstruction).toEqual(parts.length === 0 ? undefined : { parts: parts.map((text) => ({ text })) });
+        expect(result.request.contents).toEqual(contents);
+        expect(checkRules(geminiRules, result.request, { model: "gemini-2.5-flash" })).toEqual([]);
+        expect(decisions.map(([id]) => result.report.entries.find((entry) => entry.id === id)).map((entry) => [entry?.id, entry?.decision, entry?.reason])).toEqual(decisions);
+        expect(result.metadata.systemPromptIncluded).toBe(parts.length > 0);
+      },
+    );
   });
 
   test("violations of the rendered request reach the report, naming the item, the place and the provider's error", async () => {

@@ -21,6 +21,12 @@ const geminiRendererPluginOptionsSchema = z.strictObject({
    * without one the documented skip sentinel on gemini-3* models, "always" on every model, "never" on none.
    */
   thoughtSignatures: z.enum(["auto", "always", "never"]).default("auto"),
+  /**
+   * A system message stored after the conversation started: "system" (default) moves it into the
+   * system instruction; "user" sends it where it was, as user-side text labelled "[System message]",
+   * which keeps the prompt cache when an agent loop adds one every turn.
+   */
+  laterSystemMessages: z.enum(["system", "user"]).default("system"),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
@@ -52,8 +58,10 @@ export class GeminiRendererPlugin implements PipelinePlugin {
   apply(pipeline: PluginHost): void {
     const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
     pipeline.hooks.render.for("gemini").tap(tap, (items, context) => {
-      const rendered = renderGeminiContents(items, { thoughtSignatures: this.#options.thoughtSignatures, model: context.model });
+      const { thoughtSignatures, laterSystemMessages } = this.#options;
+      const rendered = renderGeminiContents(items, { thoughtSignatures, laterSystemMessages, model: context.model });
       for (const { item, reason } of rendered.dropped) context.report.drop(item, reason);
+      for (const { item, reason } of rendered.repaired) context.report.repair(item, reason);
 
       const request: GeminiRequest = context.model === undefined ? { contents: rendered.contents } : { model: context.model, contents: rendered.contents };
       if (rendered.systemInstruction !== undefined) request.config = { systemInstruction: rendered.systemInstruction };

@@ -5,26 +5,56 @@ import { renderGeminiContents } from "./render-gemini-contents.js";
 const render = (items: ItemInput[], options = {}) => renderGeminiContents(parseItems(items), options);
 
 describe("renderGeminiContents", () => {
-  test("leading system items go to the system instruction; later ones are labelled user text", () => {
-    const rendered = render([
-      { id: "sys", type: "system", text: "Rules." },
-      { id: "sum", type: "summary", text: "Earlier work.", originalCount: 4 },
-      { id: "u1", type: "user", text: "Hi." },
-      { id: "a1", type: "assistant", text: "Hello." },
-      { id: "note", type: "system", text: "The user is on mobile." },
-      { id: "u2", type: "user", text: "Short answers." },
-    ]);
-    expect(rendered.systemInstruction).toEqual({ parts: [{ text: "Rules." }, { text: "[Previous conversation summary (4 messages compressed)]\n\nEarlier work." }] });
+  const withLaterNote = [
+    { id: "sys", type: "system", text: "Rules." },
+    { id: "sum", type: "summary", text: "Earlier work.", originalCount: 4 },
+    { id: "u1", type: "user", text: "Hi." },
+    { id: "a1", type: "assistant", text: "Hello." },
+    { id: "note", type: "system", text: "From now on answer in French." },
+    { id: "u2", type: "user", text: "Short answers." },
+  ] satisfies ItemInput[];
+  const summaryText = "[Previous conversation summary (4 messages compressed)]\n\nEarlier work.";
+
+  test("leading system items go to the system instruction; a later system message is moved there too, and said so", () => {
+    const rendered = renderGeminiContents(parseItems(withLaterNote));
+    expect(rendered.systemInstruction).toEqual({ parts: [{ text: "Rules." }, { text: summaryText }, { text: "From now on answer in French." }] });
     expect(rendered.contents).toEqual([
       { role: "user", parts: [{ text: "Hi." }] },
       { role: "model", parts: [{ text: "Hello." }] },
-      { role: "user", parts: [{ text: "[System message]\nThe user is on mobile." }, { text: "Short answers." }] },
+      { role: "user", parts: [{ text: "Short answers." }] },
+    ]);
+    expect([...rendered.messageIndexById]).toEqual([
+      ["u1", 0],
+      ["a1", 1],
+      ["u2", 2],
+    ]);
+    expect(rendered.repaired).toEqual([
+      {
+        item: expect.objectContaining({ id: "note" }),
+        reason: "a system message inside the conversation, moved into the system instruction: Gemini takes system text only in systemInstruction",
+      },
+    ]);
+  });
+
+  test('with laterSystemMessages "user", a later system message is labelled user text where it was, and said so', () => {
+    const rendered = renderGeminiContents(parseItems(withLaterNote), { laterSystemMessages: "user" });
+    expect(rendered.systemInstruction).toEqual({ parts: [{ text: "Rules." }, { text: summaryText }] });
+    expect(rendered.contents).toEqual([
+      { role: "user", parts: [{ text: "Hi." }] },
+      { role: "model", parts: [{ text: "Hello." }] },
+      { role: "user", parts: [{ text: "[System message]\nFrom now on answer in French." }, { text: "Short answers." }] },
     ]);
     expect([...rendered.messageIndexById]).toEqual([
       ["u1", 0],
       ["a1", 1],
       ["note", 2],
       ["u2", 2],
+    ]);
+    expect(rendered.repaired).toEqual([
+      {
+        item: expect.objectContaining({ id: "note" }),
+        reason: "a system message inside the conversation, sent where it was as user-side text labelled [System message]: Gemini takes system text only in systemInstruction",
+      },
     ]);
   });
 

@@ -1,0 +1,46 @@
+// Stored system messages in any conversation a store holds, with no composed prompt: every non-blank
+// one reaches the Anthropic request, wherever it was stored, and the request breaks no rule.
+import { checkRules, ContextValidationError, createPipeline, type ItemInput, isBlank } from "@ctxpipe/core";
+import { adversarialConversations, wordTokenizer } from "@ctxpipe/core/testing";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { AnthropicMessagesRendererPlugin } from "./anthropic-messages-renderer-plugin.js";
+import { anthropicMessagesRules } from "./anthropic-messages-rules.js";
+
+const SYSTEM_TEXTS = ["You are terse.", "From now on answer in French.", "Réponds en français. 你好。", "", " \n", "\u200B"];
+
+/** The generated conversation with system messages put first and at chosen places, as stores hold them. */
+const conversations = fc
+  .tuple(adversarialConversations(fc), fc.array(fc.constantFrom(...SYSTEM_TEXTS), { maxLength: 2 }), fc.array(fc.tuple(fc.nat({ max: 40 }), fc.constantFrom(...SYSTEM_TEXTS)), { maxLength: 3 }))
+  .map(([items, leading, later]) => {
+    let next = 0;
+    const system = (text: string): ItemInput => ({ id: `stored-system-${next++}`, type: "system", text });
+    const out = [...leading.map(system), ...items];
+    for (const [at, text] of later) out.splice(at % (out.length + 1), 0, system(text));
+    return out;
+  });
+
+describe("AnthropicMessagesRendererPlugin: stored system messages, property", () => {
+  test("with nothing composed, every non-blank stored system text is sent, in a request that breaks no rule", async () => {
+    const pipelines = { system: createPipeline({ plugins: [new AnthropicMessagesRendererPlugin()] }), user: createPipeline({ plugins: [new AnthropicMessagesRendererPlugin({ laterSystemMessages: "user" })] }) };
+    await fc.assert(
+      fc.asyncProperty(conversations, fc.constantFrom("system" as const, "user" as const), async (items, later) => {
+        let result: Awaited<ReturnType<(typeof pipelines)["system"]["build"]>>;
+        try {
+          result = await pipelines[later].build(items, { renderer: "anthropic", model: "claude-sonnet-4-6", tokenizer: wordTokenizer });
+        } catch (error) {
+          // Only a conversation with nothing to send besides system messages may be refused.
+          expect(error instanceof ContextValidationError && error.issues.every((issue) => issue.rule === "NOT_EMPTY")).toBe(true);
+          return;
+        }
+        expect(checkRules(anthropicMessagesRules, result.request, { model: "claude-sonnet-4-6" })).toEqual([]);
+        const sent = JSON.stringify(result.request);
+        for (const item of items) {
+          if (item.type !== "system" || isBlank(item.text)) continue;
+          expect(sent.includes(JSON.stringify(item.text.toWellFormed()).slice(1, -1)), `stored system message "${item.id}" is not sent`).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
