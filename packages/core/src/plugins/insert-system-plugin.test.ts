@@ -230,3 +230,18 @@ describe("InsertSystemPlugin: stored system messages", () => {
     );
   });
 });
+
+describe("InsertSystemPlugin: stored system messages and the budget", () => {
+  test("a stored prompt counts in the budget: the oldest turns make room for it, and it is sent whole", async () => {
+    const prompt = `You are terse. ${"Rule. ".repeat(40)}`.trim();
+    const history: ItemInput[] = [{ id: "s0", type: "system", text: prompt }];
+    for (let turn = 0; turn < 12; turn++) {
+      history.push({ id: `u${turn}`, type: "user", text: `Question ${turn} ${"word ".repeat(10)}` }, { id: `a${turn}`, type: "assistant", text: `Answer ${turn} ${"word ".repeat(10)}` });
+    }
+    const result = await buildWith([], history, { maxTokens: 200 });
+    expect(result.tokenCount).toBeLessThanOrEqual(200);
+    expect(result.request.messages[0]).toEqual({ role: "system", content: prompt });
+    expect(result.report.entries[0]).toMatchObject({ id: "s0", decision: "merged", reason: SENT_AS_PROMPT });
+    expect(result.report.entries.find((entry) => entry.id === "u0")).toMatchObject({ decision: "dropped", stage: "compress" });
+  });
+});
