@@ -81,6 +81,17 @@ describe("CompressionPipeline (the standalone API for a tool loop that keeps its
     expect(outcome.newLoopStartIndex).toBeLessThan(past.length);
   });
 
+  test("a history a store wrote twice or edited is read as build() reads it: counted once, never refused", async () => {
+    const compression = new CompressionPipeline({ strategies: ["sliding-window"], tokenizer: wordTokenizer, tokenBudget: 2500, minRecentMessages: 0 });
+    const past = history(3);
+    const stored: ItemInput[] = [...past, past[0]!, { ...past[4]!, text: "question 1, edited" } as ItemInput];
+    expect(compression.getUsage(stored).tokens).toBe(compression.getUsage([...past.slice(0, 4), { ...past[4]!, text: "question 1, edited" } as ItemInput, ...past.slice(5)]).tokens);
+    const loop: ItemInput[] = [{ id: "loop-user", type: "user", text: "Fix the build." }];
+    const outcome = await compression.compressHistoricalMessages([...stored, ...loop], stored.length);
+    expect(outcome.items.slice(outcome.newLoopStartIndex).map((item) => item.id)).toEqual(["loop-user"]);
+    expect(outcome.items.filter((item) => item.id === "u1").map((item) => item.type === "user" && item.text)).toEqual(["question 1, edited"]);
+  });
+
   test("a summary record comes back to persist, and passing it back applies it without calling the summarizer", async () => {
     let calls = 0;
     const compression = new CompressionPipeline({

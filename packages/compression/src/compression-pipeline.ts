@@ -14,7 +14,7 @@ import {
   type ItemInput,
   itemText,
   type Pipeline,
-  parseItems,
+  parseInput,
   PluginOptionsError,
   type RendererName,
   type SystemPart,
@@ -128,7 +128,8 @@ export class CompressionPipeline {
 
   /** getUsage: what a request made of these messages would cost, against the budget. */
   getUsage(items: ReadonlyArray<ItemInput>): CompressionUsage {
-    return this.#usageOf(parseItems(items));
+    // As build() reads a history: a record stored twice or edited is counted once, never refused.
+    return this.#usageOf(parseInput(items).items);
   }
 
   /** Whether the messages are over the trigger point. */
@@ -150,9 +151,9 @@ export class CompressionPipeline {
     if (!Number.isInteger(loopStartIndex) || loopStartIndex < 0 || loopStartIndex > items.length) {
       throw new PluginOptionsError("CompressionPipeline", `  loopStartIndex: must be an integer from 0 to ${items.length} (the number of messages), got ${String(loopStartIndex)}`);
     }
-    const parsed = parseItems(items);
-    const loopStartId = parsed[loopStartIndex]?.id;
-    const { outcome } = await this.#run(parsed, loopStartId, options);
+    // The index is the caller's, into the records as stored (copies and earlier versions included).
+    const loopStartId = loopStartIndex < items.length ? idOf(items[loopStartIndex]) : undefined;
+    const { outcome } = await this.#run(items, loopStartId, options);
     const newLoopStartIndex = loopStartId === undefined ? outcome.items.length : outcome.items.findIndex((item) => item.id === loopStartId);
     return { ...outcome, newLoopStartIndex };
   }
@@ -180,4 +181,9 @@ export class CompressionPipeline {
     for (const item of items) tokens += estimateItemTokens(item, context);
     return { tokens, tokenBudget: this.#tokenBudget, usagePercent: tokens / this.#tokenBudget, exact: tokenizer.exact };
   }
+}
+
+function idOf(record: unknown): string | undefined {
+  const id = typeof record === "object" && record !== null ? (record as { id?: unknown }).id : undefined;
+  return typeof id === "string" && id.length > 0 ? id : undefined;
 }

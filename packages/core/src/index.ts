@@ -32,7 +32,7 @@ export {
 export { type ItemMetadata, itemMetadataSchema } from "./model/item-metadata.js";
 export { itemText } from "./model/item-text.js";
 export { orderItems } from "./model/order-items.js";
-export { parseItems, RESERVED_ID_PREFIX } from "./model/parse-items.js";
+export { type ParsedInput, parseInput, parseItems, RESERVED_ID_PREFIX, type SetAsideRecord } from "./model/parse-items.js";
 export { type ToolCall, type ToolCallInput, toolCallSchema } from "./model/tool-call.js";
 export { computeTurnGroups, type TurnGroup, type TurnGroups } from "./model/turn-groups.js";
 

@@ -44,7 +44,8 @@ const messageBuilderRecordSchema = z.looseObject({
 });
 
 /** A record as the apply step reads it; ctxpipe's own records have every field. */
-export interface SummaryRecord {
+// A type, not an interface: stores keep records as plain objects with an index signature, which an interface would not fit.
+export type SummaryRecord = {
   readonly id: string;
   readonly summary: string;
   /** Empty only for a message builder's record that lists none: it then stands in for everything before its start id. */
@@ -55,7 +56,7 @@ export interface SummaryRecord {
   /** ISO 8601; undefined for a message builder's record without a date (it counts as the oldest). */
   readonly createdAt?: string | undefined;
   readonly fingerprint?: string | undefined;
-}
+};
 
 /** A message builder's summary record, as a store may hold it. */
 export interface CompressedSummaryEntity {

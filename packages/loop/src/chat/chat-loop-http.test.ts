@@ -107,7 +107,9 @@ describe("ChatLoop over HTTP", () => {
     const resumed = await loop.send({ conversationId: "c1", userInput: "continue" });
     expect(resumed).toMatchObject({ status: "completed", text: "Back." });
     const sent = JSON.stringify((server.requests[1]!.body as { messages: unknown }).messages);
-    expect(sent).toContain("context_length_exceeded: too long");
+    // The failure is in the log, not in the request: models imitate replayed error text.
+    expect(sent).not.toContain("context_length_exceeded");
+    expect(sent).toContain("USER_INPUT\\nHello");
     expect((await store.load("c1")).messages.map((message) => message.partType ?? message.role)).toEqual(["user", "error", "user", "assistant"]);
   });
 });

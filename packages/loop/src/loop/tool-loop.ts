@@ -1,7 +1,7 @@
 // The loop every mode shares (chat, agent and run mode): each turn loads the log, builds the request from it,
 // calls the model, persists the answer, runs the tools and persists each result as it happens. The log
 // is the single source of truth, so a process that dies between turns resumes where the log stands.
-import type { SummaryRecord } from "@ctxpipe/compression";
+import type { SummaryRecordInput } from "@ctxpipe/compression";
 import { type BuildOptions, type BuildResult, importStoredMessages, type ItemInput, type Pipeline } from "@ctxpipe/core";
 import type { StoredMessage } from "@ctxpipe/store";
 import type { ModelAdapter, ModelReply, ModelUsage } from "../model/model-adapter.js";
@@ -92,12 +92,15 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     const items = withExtras(importStoredMessages(conversation.messages), params.extras, params.extrasAfterId);
     const baseCompression = params.buildOptions.compression;
     const options: BuildOptions = {
+      // The log has a total order (the order it was written in): clocks of several processes must not reorder it.
+      order: "input",
       ...params.buildOptions,
       ...setup.options,
       renderer: model.renderer,
       ...(model.model === undefined ? {} : { model: model.model }),
       tools: setup.tools.map(({ name, description, parameters }) => ({ name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) })),
-      summaries: conversation.summaries as ReadonlyArray<SummaryRecord>,
+      // The store keeps records as they were appended; the summaries option reads and checks them.
+      summaries: conversation.summaries as ReadonlyArray<SummaryRecordInput>,
       // Compression inside the loop touches only the history before this call: the current loop is protected.
       compression: baseCompression === false ? false : { ...baseCompression, ...(loopStartId === undefined ? {} : { loopStartId }) },
     };
