@@ -57,6 +57,8 @@ export class FailedCallsPlugin implements PipelinePlugin {
   // The note sent for a failure, kept per item so that a rebuild sends the same object (later stages
   // reuse their work for items they saw before).
   readonly #notes = new WeakMap<Item, ItemOf<"assistant">>();
+  // What a failure says, read once per item object: a rebuild only reads the new ones.
+  readonly #described = new WeakMap<Item, Failure>();
 
   constructor(options: FailedCallsPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, failedCallsPluginOptionsSchema, options);
@@ -77,7 +79,10 @@ export class FailedCallsPlugin implements PipelinePlugin {
   #leaveOut(items: Items, context: StageContext): Items | undefined {
     const failures = new Map<number, Failure>();
     items.forEach((item, position) => {
-      if (this.#isFailure(item)) failures.set(position, describe(item));
+      if (!this.#isFailure(item)) return;
+      const failure = this.#described.get(item) ?? describe(item);
+      this.#described.set(item, failure);
+      failures.set(position, failure);
     });
     if (failures.size === 0) return undefined;
 
