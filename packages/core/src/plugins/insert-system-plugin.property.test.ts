@@ -29,10 +29,11 @@ describe("InsertSystemPlugin: stored system messages, property", () => {
         }
         expect(checkRules(openAIChatRules, result.request, { model })).toEqual([]);
         const sent = JSON.stringify(result.request);
-        const seen = new Set<string>();
-        for (const item of items as Array<ItemInput & { text?: string }>) {
-          if (item.type !== "system" || seen.has(item.id) || isBlank(item.text ?? "")) continue;
-          seen.add(item.id);
+        // A record stored again under its id is an edit: the later version is the one sent.
+        const latest = new Map<string, ItemInput & { text?: string }>();
+        for (const item of items) latest.set(item.id, item);
+        for (const item of latest.values()) {
+          if (item.type !== "system" || isBlank(item.text ?? "")) continue;
           expect(sent.includes(JSON.stringify(item.text!.toWellFormed()).slice(1, -1)), `stored system message "${item.id}" is not sent`).toBe(true);
         }
         const first = result.request.messages[0];

@@ -17,8 +17,8 @@ const SYSTEM_TEXTS = [
 
 /**
  * Puts `leading` system messages before the first item and each of `later` at position
- * `at % (length + 1)` of the list as it grows, in order. Ids are `stored-system-<n>`, which the
- * generated conversations never use. Items are copied, never changed in place.
+ * `at % (length + 1)` of the list as it grows, in order. Ids are `stored-system-<n>`, skipping any
+ * the list already holds (applied twice, it adds new messages). Items are copied, never changed in place.
  */
 export function storedSystemMessages(fc: FastCheck): fc.Arbitrary<(items: ItemInput[]) => ItemInput[]> {
   const text = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...SYSTEM_TEXTS) }, { weight: 1, arbitrary: fc.string({ maxLength: 16 }) });
@@ -28,8 +28,13 @@ export function storedSystemMessages(fc: FastCheck): fc.Arbitrary<(items: ItemIn
       later: fc.array(fc.record({ at: fc.nat({ max: 40 }), text }), { maxLength: 3 }),
     })
     .map(({ leading, later }) => (items: ItemInput[]) => {
+      const taken = new Set(items.map((item) => item.id));
       let next = 0;
-      const system = (text: string): ItemInput => ({ id: `stored-system-${next++}`, type: "system", text });
+      const freshId = (): string => {
+        while (taken.has(`stored-system-${next}`)) next++;
+        return `stored-system-${next++}`;
+      };
+      const system = (text: string): ItemInput => ({ id: freshId(), type: "system", text });
       const out: ItemInput[] = [...leading.map(system), ...items];
       for (const { at, text } of later) out.splice(at % (out.length + 1), 0, system(text));
       return out;
