@@ -6,7 +6,9 @@ import { describe, expect, test } from "vitest";
 import { ContextValidationError } from "../errors/context-validation-error.js";
 import { isBlank } from "../model/is-blank.js";
 import type { ItemInput } from "../model/item.js";
+import type { BuildResult } from "../pipeline/build-result.js";
 import { createPipeline } from "../pipeline/pipeline.js";
+import type { OpenAIChatRequest } from "../renderers/openai-chat/openai-chat-request.js";
 import { openAIChatRules } from "../renderers/openai-chat/openai-chat-rules.js";
 import { adversarialConversations, wordTokenizer } from "../testing/index.js";
 import { storedSystemMessages } from "../testing/adversarial/stored-system-messages.js";
@@ -19,7 +21,7 @@ describe("InsertSystemPlugin: stored system messages, property", () => {
     const pipeline = createPipeline();
     await fc.assert(
       fc.asyncProperty(conversations, fc.constantFrom("gpt-4o", "o1-mini"), async (items, model) => {
-        let result: Awaited<ReturnType<typeof pipeline.build>>;
+        let result: BuildResult<OpenAIChatRequest>;
         try {
           result = await pipeline.build(items, { tokenizer: wordTokenizer, model });
         } catch (error) {
@@ -30,11 +32,11 @@ describe("InsertSystemPlugin: stored system messages, property", () => {
         expect(checkRules(openAIChatRules, result.request, { model })).toEqual([]);
         const sent = JSON.stringify(result.request);
         // A record stored again under its id is an edit: the later version is the one sent.
-        const latest = new Map<string, ItemInput & { text?: string }>();
+        const latest = new Map<string, ItemInput>();
         for (const item of items) latest.set(item.id, item);
         for (const item of latest.values()) {
-          if (item.type !== "system" || isBlank(item.text ?? "")) continue;
-          expect(sent.includes(JSON.stringify(item.text!.toWellFormed()).slice(1, -1)), `stored system message "${item.id}" is not sent`).toBe(true);
+          if (item.type !== "system" || isBlank(item.text)) continue;
+          expect(sent.includes(JSON.stringify(item.text.toWellFormed()).slice(1, -1)), `stored system message "${item.id}" is not sent`).toBe(true);
         }
         const first = result.request.messages[0];
         if (result.metadata.systemPromptIncluded) expect(typeof first?.content === "string" ? first.content.length : -1).toBe(result.metadata.systemPromptLength);
