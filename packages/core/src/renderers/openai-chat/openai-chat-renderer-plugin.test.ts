@@ -79,7 +79,7 @@ describe("OpenAIChatRendererPlugin", () => {
 
   test("sends nothing empty: no blank assistant message, no blank text part, null content for calls only", async () => {
     // Only the renderer: the default stages that would drop or repair these first are off.
-    const result = await createPipeline({ defaults: { filter: false, repairOrphans: false, validate: false } }).build(
+    const result = await createPipeline({ defaults: { filter: false, failedCalls: false, repairOrphans: false, validate: false } }).build(
       [
         { id: "u1", type: "user", text: " ", attachments: [{ type: "image", url: "https://example.test/a.png" }] },
         { id: "a1", type: "assistant", text: "\n" },
