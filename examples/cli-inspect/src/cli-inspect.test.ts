@@ -26,8 +26,10 @@ test("inspect prints the budget, the compression and every message's decision", 
   expect(stderr).toBe("");
   expect(stdout).toContain("of 5,000 available (6,000 budget − 1,000 reserved for the answer) · 25 messages in");
   expect(stdout).toMatch(/Compression: triggered/);
-  // The stored system prompt and the note marked includeInContext: false stay out; the call the 529 cut short is answered.
-  expect(stdout).toMatch(/line 1\s+m00\s+system\s+dropped\s+filter\/Filter/);
+  // The stored system prompt (the agent-mode prompt replaces it), the persisted 529 failure and the note marked
+  // includeInContext: false stay out; the call the 529 cut short is answered.
+  expect(stdout).toMatch(/line 1\s+m00\s+system\s+dropped\s+insert-system\/InsertSystem\s+\d+\s+\d+\s+stored system message: this build composes its own system prompt/);
+  expect(stdout).toMatch(/line 22\s+m21\s+error\s+dropped\s+filter\/FailedCalls\s+\d+\s+\d+\s+a failed model call/);
   expect(stdout).toMatch(/line 24\s+m23\s+user\s+dropped\s+filter\/Filter\s+\d+\s+\d+\s+includeInContext is false/);
   expect(stdout).toMatch(/\(added\)\s+ctxpipe:interrupted:m20:call_08\s+tool-result\s+synthesized\s+repair-orphans/);
   expect(stdout).toMatch(/line 25\s+m24\s+user\s+kept/);
