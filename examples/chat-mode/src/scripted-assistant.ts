@@ -25,9 +25,11 @@ export function scriptedAssistant(control: { failNext: boolean }) {
     const town = /weather in (\w+)/i.exec(question)?.[1];
     if (town !== undefined) return { toolCalls: [{ name: "get_weather", arguments: { town } }] };
     if (/^continue$/i.test(question.trim())) {
-      const pending = [...everything.matchAll(/weather in (\w+)/gi)].at(-1)?.[1];
-      const failed = everything.includes("LLM_ERROR");
-      if (failed && pending !== undefined) return { toolCalls: [{ name: "get_weather", arguments: { town: pending } }] };
+      // A failed call is not sent (it stays in the log), so the question it left unanswered is the user
+      // message right before "continue", with no answer after it.
+      const before = request.messages.at(-2);
+      const pending = before?.role === "user" ? /weather in (\w+)/i.exec(text(before))?.[1] : undefined;
+      if (pending !== undefined) return { toolCalls: [{ name: "get_weather", arguments: { town: pending } }] };
       return { text: "Continuing." };
     }
     const name = /my name is (\w+)/i.exec(question)?.[1];
