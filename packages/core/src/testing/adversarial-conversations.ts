@@ -6,6 +6,11 @@
 // costs nothing at run time to those who do not test with it.
 import type fc from "fast-check";
 import type { ItemInput } from "../model/item.js";
+import { copiesEditsDates } from "./adversarial/copies-edits-dates.js";
+import { emptyCallIds } from "./adversarial/empty-call-ids.js";
+import { persistedFailures } from "./adversarial/persisted-failures.js";
+import { storedSystemMessages } from "./adversarial/stored-system-messages.js";
+import { summariesOverNewest } from "./adversarial/summaries-over-newest.js";
 
 type FastCheck = typeof fc;
 
@@ -36,6 +41,13 @@ interface Answer {
 export interface AdversarialOptions {
   /** Longest history, in steps. Default 14. */
   readonly maxSteps?: number;
+  /**
+   * Then store the history the way real stores do, up to three times over: records written twice or
+   * edited, dates that are not dates, calls and results without ids, system messages at the start and
+   * mid-conversation, persisted model failures (retried, then "continue"), a summary reaching the
+   * newest turn. Default true; false gives the generated history as it is.
+   */
+  readonly storeQuirks?: boolean;
 }
 
 export function adversarialConversations(fc: FastCheck, options: AdversarialOptions = {}) {
@@ -98,7 +110,10 @@ export function adversarialConversations(fc: FastCheck, options: AdversarialOpti
     },
     { weight: 1, arbitrary: fc.constant({ kind: "duplicate" as const }) },
   );
-  return fc.array(step, { minLength: 0, maxLength: options.maxSteps ?? 14 }).map(toItems);
+  const conversations = fc.array(step, { minLength: 0, maxLength: options.maxSteps ?? 14 }).map(toItems);
+  if (options.storeQuirks === false) return conversations;
+  const quirk = fc.oneof(copiesEditsDates(fc), emptyCallIds(fc), storedSystemMessages(fc), persistedFailures(fc), summariesOverNewest(fc));
+  return fc.tuple(conversations, fc.array(quirk, { maxLength: 3 })).map(([items, quirks]) => quirks.reduce((stored, storeQuirk) => storeQuirk(stored), items));
 }
 
 function other(id: string, type: Extract<Step, { kind: "other" }>["type"], text: string): ItemInput {

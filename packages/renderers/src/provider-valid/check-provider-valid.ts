@@ -35,13 +35,17 @@ function refusalIsRight(error: unknown): boolean {
   return error instanceof ContextValidationError && error.issues.every((issue) => issue.rule === "NOT_EMPTY");
 }
 
-export async function checkProviderValid(pipeline: Pipeline, items: ReadonlyArray<ItemInput>, system = "You are a careful engineer."): Promise<ProviderCheck[]> {
+/**
+ * Builds the items for each provider and checks the promise. `system` is the composed system prompt;
+ * undefined composes none, so stored system messages are the prompt.
+ */
+export async function checkProviderValid(pipeline: Pipeline, items: ReadonlyArray<ItemInput>, system: string | undefined = "You are a careful engineer."): Promise<ProviderCheck[]> {
   const checks: ProviderCheck[] = [];
   for (const provider of PROVIDERS) {
     const problems: string[] = [];
     let result: Awaited<ReturnType<Pipeline["build"]>>;
     try {
-      result = await pipeline.build(items, { renderer: provider.renderer as "openai", model: provider.model, tokenizer: wordTokenizer, system });
+      result = await pipeline.build(items, { renderer: provider.renderer as "openai", model: provider.model, tokenizer: wordTokenizer, ...(system === undefined ? {} : { system }) });
     } catch (error) {
       if (!refusalIsRight(error)) problems.push(`the build failed: ${error instanceof Error ? error.message : String(error)}`);
       checks.push({ provider: provider.renderer, violations: [], problems });
@@ -51,27 +55,28 @@ export async function checkProviderValid(pipeline: Pipeline, items: ReadonlyArra
     const violations = checkRules(provider.rules, request, { model: provider.model });
     for (const violation of violations) problems.push(`${violation.rule} at ${violation.path ?? "?"}: ${violation.message}`);
 
-    // Nothing lost silently.
+    // Nothing lost silently. Entries line up with the input records, so a copy or an earlier version of
+    // an edited record (same id as the version sent) is judged by its own entry.
     const sent = JSON.stringify(request);
-    for (const item of items) {
-      if ((item.type !== "user" && item.type !== "assistant") || isBlank(item.text ?? "")) continue;
-      const entry = result.report.entries.find((candidate) => candidate.id === item.id);
-      if (entry === undefined) {
-        problems.push(`item "${item.id}" is missing from the report`);
-        continue;
+    items.forEach((item, index) => {
+      if ((item.type !== "user" && item.type !== "assistant") || isBlank(item.text ?? "")) return;
+      const entry = result.report.entries[index];
+      if (entry === undefined || entry.id !== item.id) {
+        problems.push(`item ${index} ("${item.id}") is missing from the report`);
+        return;
       }
-      if (result.includedIds.includes(item.id)) {
-        const text = (item.text ?? "").toWellFormed();
-        if (!sent.includes(JSON.stringify(text).slice(1, -1))) problems.push(`the text of included item "${item.id}" is not in the request`);
-      } else if (!["dropped", "summarized", "merged"].includes(entry.decision) || entry.reason.length === 0) {
-        problems.push(`item "${item.id}" is not sent, and the report says "${entry.decision}"`);
+      if (["dropped", "summarized", "merged"].includes(entry.decision)) {
+        if (entry.reason.length === 0) problems.push(`item ${index} ("${item.id}") is ${entry.decision} without a reason`);
+        return;
       }
-    }
+      const text = (item.text ?? "").toWellFormed();
+      if (!sent.includes(JSON.stringify(text).slice(1, -1))) problems.push(`item ${index} ("${item.id}") is ${entry.decision}, but its text is not in the request`);
+    });
 
     // The newest user message that can be sent is sent, in a user turn.
     const newest = items.findLast((item) => item.type === "user" && item.metadata?.includeInContext !== false && (!isBlank(item.text) || (item.attachments?.length ?? 0) > 0));
     if (newest !== undefined) {
-      const entry = result.report.entries.find((candidate) => candidate.id === newest.id);
+      const entry = result.report.entries.find((candidate) => candidate.id === newest.id && candidate.messageIndex !== undefined);
       const turn = entry?.messageIndex === undefined ? undefined : provider.turns(request)[entry.messageIndex];
       if (turn?.role !== "user") problems.push(`the newest user message "${newest.id}" is not sent in a user turn`);
     }

@@ -8,8 +8,10 @@ import { checkProviderValid, providerPipeline } from "./check-provider-valid.js"
 export async function assertProviderValid(seed: number, numRuns: number): Promise<void> {
   const pipeline = providerPipeline();
   await fc.assert(
-    fc.asyncProperty(adversarialConversations(fc), async (items) => {
-      const checks = await checkProviderValid(pipeline, items);
+    // Half the builds compose a system prompt (stored system messages are then left out), half do not
+    // (they are the prompt).
+    fc.asyncProperty(adversarialConversations(fc), fc.boolean(), async (items, composed) => {
+      const checks = await checkProviderValid(pipeline, items, composed ? "You are a careful engineer." : undefined);
       expect(checks.flatMap((check) => check.problems.map((problem) => `${check.provider}: ${problem}`))).toEqual([]);
     }),
     { numRuns, seed },
