@@ -89,7 +89,7 @@ export { EstimatingTokenizerPlugin } from "./plugins/estimating-tokenizer-plugin
 export { FailedCallsPlugin, type FailedCallsPluginOptions } from "./plugins/failed-calls-plugin.js";
 export { FilterPlugin, type FilterPluginOptions } from "./plugins/filter-plugin.js";
 export { FitBudgetPlugin, type FitBudgetPluginOptions } from "./plugins/fit-budget-plugin.js";
-export { InsertSystemPlugin, type InsertSystemPluginOptions } from "./plugins/insert-system-plugin.js";
+export { InsertSystemPlugin, type InsertSystemPluginOptions, type StoredSystemMessages } from "./plugins/insert-system-plugin.js";
 export { parsePluginOptions } from "./plugins/parse-plugin-options.js";
 export { RepairOrphansPlugin, type RepairOrphansPluginOptions } from "./plugins/repair-orphans-plugin.js";
 export { VALIDATION_RULES, ValidatePlugin, type ValidatePluginOptions } from "./plugins/validate-plugin.js";

@@ -1,9 +1,9 @@
 // The pipeline the CLI builds with: every renderer (so --provider only picks one), the model's
 // tokenizer, the system prompt composer when a mode is given, and the compression chain asked for.
 import { CompressionPlugin } from "@ctxpipe/compression";
-import { createPipeline, type Pipeline, type PipelinePlugin, STAGE, STAGE_LABELS, STAGES } from "@ctxpipe/core";
+import { createPipeline, InsertSystemPlugin, type Pipeline, type PipelinePlugin, STAGE, STAGE_LABELS, STAGES } from "@ctxpipe/core";
 import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin } from "@ctxpipe/renderers";
-import { systemPromptPlugins } from "@ctxpipe/system-prompt";
+import { SECTION_SEPARATOR, systemPromptPlugins } from "@ctxpipe/system-prompt";
 import { TokenizerPlugin } from "@ctxpipe/tokenizers";
 import { xmlRendererPlugins } from "@ctxpipe/xml-renderer";
 import type { BuildCommandOptions } from "../args/cli-options.js";
@@ -50,8 +50,17 @@ export function createCliPipeline(options: BuildCommandOptions, settings: CliPip
   ];
   // The XML renderer keeps stored system messages (they are the SYSTEM chunks of its XML chunk
   // transcript): only for --provider xml.
-  if (options.provider === "xml") plugins.push(...xmlRendererPlugins());
-  if (options.mode !== undefined) plugins.push(...systemPromptPlugins());
+  // Each pair brings its own InsertSystemPlugin; with both, one plugin must do both jobs (the composer's
+  // separator, the XML transcript's stored SYSTEM chunks), or the second would drop the first's prompt.
+  const [xmlRenderer, xmlInsertSystem] = xmlRendererPlugins();
+  const [composer, composerInsertSystem] = systemPromptPlugins();
+  if (options.provider === "xml" && options.mode !== undefined) {
+    plugins.push(xmlRenderer, composer, new InsertSystemPlugin({ separator: SECTION_SEPARATOR, storedSystemMessages: "keep" }));
+  } else if (options.provider === "xml") {
+    plugins.push(xmlRenderer, xmlInsertSystem);
+  } else if (options.mode !== undefined) {
+    plugins.push(composer, composerInsertSystem);
+  }
   if (options.compression !== false) {
     const summarizer = options.summarizer === "openai" ? openAISummarizer(options.summarizerModel ?? DEFAULT_SUMMARIZER_MODEL, env) : extractiveSummarizer;
     const strategies = options.compression.map((name) => (name === "summarize" && now !== undefined ? { type: name, now } : name));

@@ -148,6 +148,8 @@ export function assembleReport(input: AssembleInput): AssembledReport {
       includedIds.push(item.id, ...(mergedInto.get(item.id) ?? []));
       continue;
     }
+    // Input items merged into an added item (stored system messages into the system prompt) are sent with it.
+    includedIds.push(...(mergedInto.get(item.id) ?? []));
     const history = events.get(item.id) ?? [];
     const decision = history.findLast((event) => event.decision === "synthesized") ?? {
       decision: "synthesized" as const,

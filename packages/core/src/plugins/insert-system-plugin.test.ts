@@ -177,6 +177,8 @@ describe("InsertSystemPlugin: stored system messages", () => {
     expect(result.report.synthesized.map((entry) => [entry.id, entry.reason])).toEqual([["ctxpipe:system-prompt", "system prompt merged from 1 part(s): s0"]]);
     expect(result.report.systemParts).toEqual([{ id: "s0", text: "You are terse.", order: 0, addedBy: "InsertSystemPlugin", tokens: wordTokenizer.count("You are terse.") }]);
     expect(result.excludedIds).toEqual([]);
+    // Merged into the system prompt, the stored message is sent with it.
+    expect(result.includedIds).toContain("s0");
   });
 
   test.for([
