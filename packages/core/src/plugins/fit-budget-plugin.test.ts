@@ -124,8 +124,10 @@ describe("FitBudgetPlugin", () => {
           expect(result.tokenCount).toBe(countOpenAIChatTokens(result.request, freshWordTokenizer()));
           // The newest thing the user (or a parent agent) said is always sent.
           const opensTurn = new Set(["user", "user-intervention", "parent-message"]);
-          const newestUser = conversation.findLast((item) => opensTurn.has(item.type) && full.includedIds.includes(item.id));
-          if (newestUser !== undefined && full.includedIds.includes(newestUser.id)) expect(result.includedIds).toContain(newestUser.id);
+          // Newest in the conversation, not in the input: an edit stored later takes the earlier record's place.
+          const turnOpeners = new Set(conversation.filter((item) => opensTurn.has(item.type)).map((item) => item.id));
+          const newestUser = full.includedIds.findLast((id) => turnOpeners.has(id));
+          if (newestUser !== undefined) expect(result.includedIds).toContain(newestUser);
         } catch (error) {
           expect(error).toBeInstanceOf(BudgetExceededError);
           expect(full.tokenCount).toBeGreaterThan(maxTokens);
