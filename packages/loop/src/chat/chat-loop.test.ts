@@ -198,6 +198,21 @@ describe("ChatLoop: seed 002's extra inputs and tool policy", () => {
   });
 });
 
+describe("ChatLoop: the log's order", () => {
+  it("sends the history in the order the log holds it, whatever the writers' clocks said", async () => {
+    const model = scriptedModel([{ text: "Three." }]);
+    const { loop, store } = loopWith(model);
+    // Two processes with skewed clocks wrote these: the second one's clock was behind.
+    await store.append("c1", [
+      { id: "p1", role: "user", content: "USER_INPUT\nOne.", createdAt: "2026-05-01T10:00:05.000Z" },
+      { id: "p2", role: "assistant", content: "Two.", createdAt: "2026-05-01T10:00:01.000Z" },
+    ]);
+    await loop.send({ conversationId: "c1", userInput: "And three?" });
+    const request = model.calls[0]!.request as OpenAIChatRequest;
+    expect(request.messages.filter((message) => message.role !== "system").map(textOf)).toEqual(["USER_INPUT\nOne.", "Two.", "USER_INPUT\nAnd three?"]);
+  });
+});
+
 describe("ChatLoop: failures", () => {
   it("persists a model failure as an assistant error message, so that 'continue' works", async () => {
     const model = scriptedModel([{ error: { message: "invalid api key", code: "LLM_HTTP_ERROR", status: 401 } }, { text: "Picking up where we were." }]);
