@@ -9,17 +9,15 @@
 // (a folder that ignores itself in git) and imported while this file is collected, so its vitest tests
 // run here and an example that records the wrong decision fails.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { CompressionPipeline } from "@ctxpipe/compression";
 import { createPipeline, type DecisionRecorder, type PipelinePlugin } from "@ctxpipe/core";
 import { wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
+import { docsDir, markdownFiles, root } from "./markdown-files.js";
 import { compressionSettingsSchema } from "../packages/compression/src/compression-settings.js";
 import { DEFAULT_PLUGIN_NAMES } from "../packages/core/src/pipeline/default-plugins.js";
 
-const docsDir = dirname(fileURLToPath(import.meta.url));
-const root = join(docsDir, "..");
 const runDir = join(docsDir, ".prose-run");
 
 interface Page {
@@ -29,17 +27,7 @@ interface Page {
 }
 
 function readPages(): Page[] {
-  const files = [join(root, "README.md")];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".md")) files.push(path);
-    }
-  };
-  walk(docsDir);
-  return files.map((file) => ({ name: relative(root, file), text: readFileSync(file, "utf8") }));
+  return markdownFiles().map((file) => ({ name: relative(root, file), text: readFileSync(file, "utf8") }));
 }
 
 const pages = readPages();

@@ -1,29 +1,13 @@
 // Extracts every ```ts block of the README and docs/ and type-checks them against the packages'
 // source, so a renamed option or a changed signature breaks the build instead of misleading readers.
 import { execFile } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
+import { docsDir, markdownFiles, root } from "./markdown-files.js";
 
-const docsDir = dirname(fileURLToPath(import.meta.url));
-const root = join(docsDir, "..");
 const snippetsDir = join(docsDir, ".snippets");
-
-function markdownFiles(): string[] {
-  const found = [join(root, "README.md")];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".md")) found.push(path);
-    }
-  };
-  walk(docsDir);
-  return found;
-}
 
 interface Snippet {
   readonly name: string;
