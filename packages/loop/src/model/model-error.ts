@@ -28,6 +28,8 @@ export interface ModelErrorDetails {
   readonly providerCode?: string;
   /** Whether trying again later may succeed (429, 5xx, network, timeout). */
   readonly retryable?: boolean;
+  /** How long the provider asked to wait before trying again (Retry-After), in milliseconds. */
+  readonly retryAfterMs?: number;
   readonly cause?: unknown;
 }
 
@@ -37,6 +39,7 @@ export class ModelError extends CtxpipeError {
   declare readonly status?: number;
   declare readonly providerCode?: string;
   readonly retryable: boolean;
+  declare readonly retryAfterMs?: number;
 
   constructor(code: ModelErrorCode, message: string, details: ModelErrorDetails) {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -46,9 +49,10 @@ export class ModelError extends CtxpipeError {
     if (details.status !== undefined) Object.defineProperty(this, "status", { value: details.status, enumerable: true });
     if (details.providerCode !== undefined) Object.defineProperty(this, "providerCode", { value: details.providerCode, enumerable: true });
     this.retryable = details.retryable ?? false;
+    if (details.retryAfterMs !== undefined) Object.defineProperty(this, "retryAfterMs", { value: details.retryAfterMs, enumerable: true });
   }
 
-  /** The same failure gives the same fingerprint: code, status, provider code and message. */
+  /** The same failure gives the same fingerprint: code, status, provider code and message (not the wait it asked for). */
   get fingerprint(): string {
     return [this.code, this.status ?? "", this.providerCode ?? "", this.message].join("|");
   }

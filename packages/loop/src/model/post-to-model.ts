@@ -2,6 +2,7 @@
 // all under one deadline and the caller's AbortSignal. Whatever goes wrong leaves as a ModelError.
 import { ModelError } from "./model-error.js";
 import { isRetryableStatus, readProviderErrorBody } from "./read-provider-error.js";
+import { readRetryAfter } from "./read-retry-after.js";
 import { CallbackFailure } from "./reply-context.js";
 
 export interface ModelPost {
@@ -31,12 +32,16 @@ async function httpError(adapter: string, response: Response): Promise<ModelErro
   }
   const { message, providerCode } = readProviderErrorBody(body);
   const status = response.status;
+  const retryable = isRetryableStatus(status);
+  // Only a failure worth retrying says when to retry; a 400's Retry-After would invite a pointless retry.
+  const retryAfterMs = retryable ? readRetryAfter(response.headers, Date.now()) : undefined;
   const statusText = response.statusText === "" ? "" : ` ${response.statusText}`;
   return new ModelError("LLM_HTTP_ERROR", `${adapter}: HTTP ${status}${statusText}: ${message}`, {
     model: adapter,
     status,
     ...(providerCode === undefined ? {} : { providerCode }),
-    retryable: isRetryableStatus(status),
+    retryable,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 }
 

@@ -73,6 +73,7 @@ describe("scriptedModel", () => {
     { name: "a timeout, retryable", entry: { error: { message: "slow", code: "LLM_TIMEOUT" as const } }, expected: { code: "LLM_TIMEOUT", retryable: true } },
     { name: "no code: LLM_SCRIPT_ERROR", entry: { error: { message: "boom" } }, expected: { code: "LLM_SCRIPT_ERROR", retryable: false } },
     { name: "retryable said outright", entry: { error: { message: "bad", code: "LLM_BAD_RESPONSE" as const, retryable: true } }, expected: { code: "LLM_BAD_RESPONSE", retryable: true } },
+    { name: "a 429 asking to wait", entry: { error: { message: "slow down", code: "LLM_HTTP_ERROR" as const, status: 429, retryAfterMs: 2000 } }, expected: { status: 429, retryable: true, retryAfterMs: 2000 } },
   ])("a failure entry rejects with a ModelError: $name", async ({ entry, expected }) => {
     const error = await scriptedModel([entry]).complete({ request: await requestFor("x") }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);

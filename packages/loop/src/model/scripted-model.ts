@@ -32,6 +32,8 @@ export interface ScriptedFailure {
     readonly providerCode?: string;
     /** Default: true for a retryable status (408, 409, 429, 5xx), LLM_NETWORK_ERROR and LLM_TIMEOUT. */
     readonly retryable?: boolean;
+    /** The wait the provider asks for, as an HTTP adapter reads it from Retry-After. */
+    readonly retryAfterMs?: number;
   };
 }
 
@@ -84,6 +86,7 @@ const failureSchema = z.strictObject({
     status: z.number().int().min(100).max(599).optional(),
     providerCode: z.string().min(1).optional(),
     retryable: z.boolean().optional(),
+    retryAfterMs: z.number().int().nonnegative().optional(),
   }),
 });
 
@@ -146,7 +149,7 @@ export function scriptedModel<R extends RendererName = "openai">(
   const renderer = (options.renderer ?? "openai") as R;
   const name = options.name ?? (options.model === undefined ? "scripted" : `scripted (${options.model})`);
   const calls: Array<ScriptedCall<RendererOutputMap[R]>> = [];
-  const fail = (code: ModelErrorCode, message: string, details: { status?: number; providerCode?: string; retryable?: boolean; cause?: unknown } = {}) =>
+  const fail = (code: ModelErrorCode, message: string, details: { status?: number; providerCode?: string; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {}) =>
     new ModelError(code, message, { model: name, ...details });
   const aborted = (signal: AbortSignal) => fail("LLM_ABORTED", "the call was aborted", { cause: signal.reason });
 
@@ -181,10 +184,11 @@ export function scriptedModel<R extends RendererName = "openai">(
       const answer = await answerFor(request, index);
       if (signal?.aborted) throw aborted(signal);
       if ("failure" in answer) {
-        const { message, code = "LLM_SCRIPT_ERROR", status, providerCode, retryable } = answer.failure;
+        const { message, code = "LLM_SCRIPT_ERROR", status, providerCode, retryable, retryAfterMs } = answer.failure;
         throw fail(code, message, {
           ...(status === undefined ? {} : { status }),
           ...(providerCode === undefined ? {} : { providerCode }),
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
           retryable: retryable ?? (status !== undefined ? isRetryableStatus(status) : code === "LLM_NETWORK_ERROR" || code === "LLM_TIMEOUT"),
         });
       }
