@@ -1,6 +1,6 @@
 // The sections of the chat/agent/run system prompt, in their order, from input that has been validated.
 // Sections with no text (a policy listing nothing, no agent, no run context) are left out.
-import type { SystemPromptInput } from "./input/system-prompt-input.js";
+import type { ParsedSystemPromptInput } from "./input/system-prompt-input.js";
 import { mergeToolPolicies } from "./policy/merge-tool-policies.js";
 import { baseRulesSection } from "./sections/base-rules-section.js";
 import { modeSection } from "./sections/mode-section.js";
@@ -18,7 +18,7 @@ export interface SystemSection {
   readonly order: number;
 }
 
-export function buildSystemSections(input: SystemPromptInput, templates: Templates): SystemSection[] {
+export function buildSystemSections(input: ParsedSystemPromptInput, templates: Templates): SystemSection[] {
   const sections: SystemSection[] = [
     { id: SYSTEM_PART_IDS.MODE, text: modeSection(input.mode), order: SYSTEM_PART_ORDER.MODE },
     { id: SYSTEM_PART_IDS.BASE_RULES, text: baseRulesSection(input.mode, input.runContext?.status, templates), order: SYSTEM_PART_ORDER.BASE_RULES },
@@ -30,7 +30,7 @@ export function buildSystemSections(input: SystemPromptInput, templates: Templat
   ];
   if (input.agent !== undefined) sections.push({ id: SYSTEM_PART_IDS.PERSONA, text: personaSection(input.agent), order: SYSTEM_PART_ORDER.PERSONA });
   if (input.mode === "run" && input.runContext !== undefined) {
-    sections.push({ id: SYSTEM_PART_IDS.RUN_DIRECTIVE, text: runDirectiveSection(input.runContext, templates), order: SYSTEM_PART_ORDER.RUN_DIRECTIVE });
+    sections.push({ id: SYSTEM_PART_IDS.RUN_DIRECTIVE, text: runDirectiveSection(input.runContext, templates, input.runDirective), order: SYSTEM_PART_ORDER.RUN_DIRECTIVE });
   }
   return sections.filter((section) => section.text.length > 0);
 }

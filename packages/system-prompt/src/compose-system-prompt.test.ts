@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { agentToolPolicy, completedRun, firstStepRun, persona, precompiled, runningRun, systemToolPolicy } from "./__fixtures__/prompt-inputs.js";
+import { agentToolPolicy, completedRun, firstStepRun, persona, precompiled, runningRun, runWithState, systemToolPolicy } from "./__fixtures__/prompt-inputs.js";
 import { composeSystemPrompt, composeSystemSections, type SystemPromptInput } from "./index.js";
 
 // Golden files: the exact prompt for each mode, with and without persona, policy, precompiled
@@ -27,6 +27,8 @@ const GOLDEN: ReadonlyArray<readonly [string, SystemPromptInput]> = [
   ["run-directive-precompiled", { mode: "run", agent: precompiled, runContext: runningRun }],
   ["run-completed", { mode: "run", runContext: completedRun }],
   ["run-completed-persona-policy", { mode: "run", agent: persona, toolPolicy: agentToolPolicy, systemToolPolicy, runContext: completedRun }],
+  ["run-directive-state", { mode: "run", runContext: runWithState, runDirective: { variables: true, artifacts: true } }],
+  ["run-completed-state", { mode: "run", runContext: { ...runWithState, status: "completed" }, runDirective: { variables: true, artifacts: true } }],
 ];
 
 describe("composeSystemPrompt golden prompts", () => {
@@ -158,6 +160,24 @@ describe("sections", () => {
     expect(sections(undefined)).toBe("RUN RULES");
     const prompt = composeSystemPrompt({ mode: "run", runContext: completedRun });
     expect(prompt).not.toMatch(/current step only|later steps|step's instruction/i);
+  });
+
+  test("variables and artifacts are shown only when asked for, each on its own", () => {
+    const directive = (runDirective?: SystemPromptInput["runDirective"]) =>
+      composeSystemSections({ mode: "run", runContext: runWithState, ...(runDirective && { runDirective }) }).find((section) => section.id === "run-directive")?.text;
+    const plain = composeSystemSections({ mode: "run", runContext: runningRun }).find((section) => section.id === "run-directive")?.text;
+    // Off by default: the layout without them is the one engine state never changed.
+    expect(directive()).toBe(plain);
+    expect(directive({ variables: false, artifacts: false })).toBe(plain);
+    expect(directive({ variables: true })).toContain("### Variables\n- **version:** 1.4.0\n");
+    expect(directive({ variables: true })).not.toContain("### Artifacts");
+    expect(directive({ artifacts: true })).toContain("### Artifacts\n- test-report.txt\n- dist/release-kit-1.4.0.tgz\n");
+    expect(directive({ artifacts: true })).not.toContain("### Variables");
+  });
+
+  test("asked-for variables and artifacts that are empty add nothing", () => {
+    const runContext = { ...runningRun, state: { ...runningRun.state, variables: {}, artifacts: [] } };
+    expect(composeSystemPrompt({ mode: "run", runContext, runDirective: { variables: true, artifacts: true } })).toBe(composeSystemPrompt({ mode: "run", runContext: runningRun }));
   });
 
   test("a completed run needs no current step", () => {

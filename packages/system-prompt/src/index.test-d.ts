@@ -7,7 +7,11 @@ import {
   type CompletedRunContext,
   composeSystemPrompt,
   composeSystemSections,
+  type FlatRunContext,
   type RunContext,
+  type RunContextInput,
+  type RunDirectiveOptions,
+  readRunContext,
   type SessionMode,
   SYSTEM_PART_ORDER,
   type SystemPartId,
@@ -51,6 +55,16 @@ describe("input types", () => {
     void runningNoStep;
   });
 
+  test("the flat shape: the step's id, name and instruction beside the workflow, all required while running", () => {
+    expectTypeOf({ packageName: "p", workflowName: "w", currentStepId: "s", currentStepName: "S", stepInstruction: "Do it." }).toExtend<FlatRunContext>();
+    expectTypeOf({ packageName: "p", workflowName: "w", status: "completed" as const }).toExtend<FlatRunContext>();
+    // @ts-expect-error running without the step's instruction
+    const noInstruction: FlatRunContext = { packageName: "p", workflowName: "w", currentStepId: "s", currentStepName: "S" };
+    expectTypeOf<RunContextInput>().toEqualTypeOf<RunContext | FlatRunContext>();
+    expectTypeOf(readRunContext).returns.toEqualTypeOf<RunContext>();
+    void noInstruction;
+  });
+
   test("tool policies are lists of names and rules", () => {
     expectTypeOf<ToolPolicyConfig>().toEqualTypeOf<{
       readonly allowedCategories?: ReadonlyArray<string>;
@@ -83,7 +97,9 @@ describe("plugin and build options", () => {
     void pipeline.build([], { mode: "run", runContext: { packageName: "p", workflowName: "w", currentStep: step }, toolPolicy: { deniedTools: ["shell"] } });
     // @ts-expect-error not a session mode
     void pipeline.build([], { mode: "debug" });
-    expectTypeOf<BuildOptions["runContext"]>().toEqualTypeOf<RunContext | undefined>();
+    void pipeline.build([], { mode: "run", runContext: { packageName: "p", workflowName: "w", currentStepId: "s", currentStepName: "S", stepInstruction: "Do it." } });
+    expectTypeOf<BuildOptions["runContext"]>().toEqualTypeOf<RunContextInput | undefined>();
+    expectTypeOf<BuildOptions["runDirective"]>().toEqualTypeOf<RunDirectiveOptions | undefined>();
     expectTypeOf<BuildOptions["systemToolPolicy"]>().toEqualTypeOf<ToolPolicyConfig | undefined>();
   });
 

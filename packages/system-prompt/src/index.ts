@@ -5,10 +5,16 @@ export type { SystemSection } from "./build-system-sections.js";
 export { type ComposeOptions, composeSystemSections } from "./compose-system-sections.js";
 export { composeSystemPrompt } from "./compose-system-prompt.js";
 export type { AgentInfo } from "./input/agent-info.js";
+export { readRunContext } from "./input/read-run-context.js";
 export type {
+  ActiveFlatRunContext,
   ActiveRunContext,
+  CompletedFlatRunContext,
   CompletedRunContext,
+  FlatRunContext,
   RunContext,
+  RunContextInput,
+  RunDirectiveOptions,
   RunGraph,
   RunState,
   RunStep,

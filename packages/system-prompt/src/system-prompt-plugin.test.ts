@@ -1,7 +1,7 @@
 import { createPipeline, type ItemInput, type PipelinePlugin, STAGE } from "@ctxpipe/core";
 import { buildWith, wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
-import { agentToolPolicy, completedRun, persona, runningRun, systemToolPolicy } from "./__fixtures__/prompt-inputs.js";
+import { agentToolPolicy, completedRun, persona, runningRun, runWithState, systemToolPolicy } from "./__fixtures__/prompt-inputs.js";
 import { SystemPromptInputError } from "./system-prompt-input-error.js";
 import {
   composeSystemPrompt,
@@ -96,6 +96,29 @@ describe("SystemPromptPlugin in a pipeline", () => {
     expect(agentTurn.request.messages[0]?.content).toBe(composeSystemPrompt({ mode: "agent", agent: persona, systemToolPolicy }));
     const runTurn = await buildWith(plugins, history, { mode: "run", runContext: runningRun });
     expect(runTurn.request.messages[0]?.content).toBe(composeSystemPrompt({ mode: "run", agent: persona, systemToolPolicy, runContext: runningRun }));
+  });
+
+  test("a flat run context, from build options or the constructor, sends the prompt its nested twin does", async () => {
+    const { currentStep, ...rest } = runningRun;
+    const flat = { ...rest, currentStepId: currentStep.id, currentStepName: currentStep.name, stepInstruction: currentStep.instruction };
+    const expected = composeSystemPrompt({ mode: "run", runContext: runningRun });
+    const perBuild = await buildWith(systemPromptPlugins(), history, { mode: "run", runContext: flat });
+    const perPlugin = await buildWith(systemPromptPlugins({ mode: "run", runContext: flat }), history, {});
+    expect([perBuild.request.messages[0], perPlugin.request.messages[0]]).toEqual([
+      { role: "system", content: expected },
+      { role: "system", content: expected },
+    ]);
+  });
+
+  test("runDirective shows variables and artifacts, from build options or the constructor", async () => {
+    const shown = { mode: "run" as const, runContext: runWithState, runDirective: { variables: true, artifacts: true } };
+    const expected = composeSystemPrompt(shown);
+    expect(expected).toContain("### Variables");
+    const perBuild = await buildWith(systemPromptPlugins(), history, shown);
+    const perPlugin = await buildWith(systemPromptPlugins({ runDirective: { variables: true, artifacts: true } }), history, { mode: "run", runContext: runWithState });
+    expect([perBuild.request.messages[0]?.content, perPlugin.request.messages[0]?.content]).toEqual([expected, expected]);
+    const error = await buildWith(systemPromptPlugins(), history, { mode: "run", runContext: runWithState, runDirective: { variable: true } as never }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: "SystemPromptInputError", fields: ["runDirective.variable"] });
   });
 
   test("template overrides given to the plugin are used", async () => {

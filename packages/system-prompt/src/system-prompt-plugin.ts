@@ -5,9 +5,9 @@ import { type PipelinePlugin, type PluginHost, type RendererName, STAGE, SYSTEM_
 import { z } from "zod";
 import { buildSystemSections } from "./build-system-sections.js";
 import type { AgentInfo } from "./input/agent-info.js";
-import type { RunContext } from "./input/run-context.js";
+import type { RunContextInput, RunDirectiveOptions } from "./input/run-context.js";
 import type { SessionMode } from "./input/session-mode.js";
-import type { SystemPromptInput } from "./input/system-prompt-input.js";
+import type { ParsedSystemPromptInput, SystemPromptInput } from "./input/system-prompt-input.js";
 import { buildOptionsInputSchema, systemPromptDefaultsSchema } from "./input/system-prompt-input-schema.js";
 import type { ToolPolicyConfig } from "./input/tool-policy-config.js";
 import { parseOrThrow } from "./parse-or-throw.js";
@@ -25,14 +25,16 @@ declare module "@ctxpipe/core" {
     toolPolicy?: ToolPolicyConfig;
     /** The system-level tool policy; merged with toolPolicy, a deny at either level winning. */
     systemToolPolicy?: ToolPolicyConfig;
-    /** Run mode: where the workflow run stands. */
-    runContext?: RunContext;
+    /** Run mode: where the workflow run stands, nested (`currentStep`) or flat (`currentStepId`, `currentStepName`, `stepInstruction`). */
+    runContext?: RunContextInput;
+    /** Run mode: show the run state's variables and/or artifacts in the run directive. Default neither. */
+    runDirective?: RunDirectiveOptions;
   }
 }
 
 const PLUGIN_NAME = "SystemPromptPlugin";
 
-const INPUT_FIELDS = ["mode", "agent", "toolPolicy", "systemToolPolicy", "runContext"] as const;
+const INPUT_FIELDS = ["mode", "agent", "toolPolicy", "systemToolPolicy", "runContext", "runDirective"] as const;
 
 const systemPromptPluginOptionsSchema = z.strictObject({
   ...systemPromptDefaultsSchema,
@@ -51,7 +53,7 @@ export interface SystemPromptPluginOptions extends Partial<SystemPromptInput> {
 export class SystemPromptPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   /** Inputs given to the constructor: each one applies to every build that does not give its own. */
-  readonly #defaults: Partial<SystemPromptInput>;
+  readonly #defaults: Partial<ParsedSystemPromptInput>;
   readonly #templates: Templates;
   readonly #stage: number;
 
@@ -86,9 +88,9 @@ export class SystemPromptPlugin implements PipelinePlugin {
   }
 
   /** The build's own inputs over the constructor's, field by field, validated together. */
-  #inputOf(context: StageContext): SystemPromptInput {
+  #inputOf(context: StageContext): ParsedSystemPromptInput {
     const options: Readonly<Record<string, unknown>> = context.options;
     const merged = Object.fromEntries(INPUT_FIELDS.map((field) => [field, options[field] ?? this.#defaults[field]]));
-    return parseOrThrow(PLUGIN_NAME, buildOptionsInputSchema, merged) as SystemPromptInput;
+    return parseOrThrow(PLUGIN_NAME, buildOptionsInputSchema, merged) as ParsedSystemPromptInput;
   }
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { arbitraryAgent, arbitraryInput, arbitraryToolPolicy, arbitraryTransitions } from "./__fixtures__/arbitrary-input.js";
-import { composeSystemPrompt, composeSystemSections, mergeToolPolicies, SECTION_SEPARATOR } from "./index.js";
+import { arbitraryAgent, arbitraryInput, arbitraryRunContext, arbitraryToolPolicy, arbitraryTransitions } from "./__fixtures__/arbitrary-input.js";
+import { composeSystemPrompt, composeSystemSections, type FlatRunContext, mergeToolPolicies, type RunContext, readRunContext, SECTION_SEPARATOR } from "./index.js";
 
 describe("promises", () => {
   test("deterministic: the same input, even as a fresh copy, gives a byte-identical prompt", () => {
@@ -23,6 +23,22 @@ describe("promises", () => {
         expect([...ids].sort((left, right) => rank.indexOf(left) - rank.indexOf(right))).toEqual(ids);
         expect(composeSystemPrompt(input).startsWith(`# Mode: ${input.mode.toUpperCase()}\n\n---\n\n`)).toBe(true);
         expect(ids.includes("run-directive")).toBe(input.mode === "run" && input.runContext !== undefined);
+      }),
+    );
+  });
+
+  test("both run-context shapes: a flat context reads as its nested twin and composes the same prompt", () => {
+    const flatten = ({ currentStep, ...rest }: RunContext): FlatRunContext =>
+      currentStep === undefined ? (rest as FlatRunContext) : ({ ...rest, currentStepId: currentStep.id, currentStepName: currentStep.name, stepInstruction: currentStep.instruction } as FlatRunContext);
+    fc.assert(
+      fc.property(arbitraryRunContext, fc.boolean(), fc.boolean(), (runContext, variables, artifacts) => {
+        const flat = flatten(runContext);
+        const read = readRunContext(flat);
+        // A completed run's step is never shown, so the flat one's step is not kept.
+        if (runContext.status === "completed") expect({ ...read, currentStep: runContext.currentStep }).toEqual(runContext);
+        else expect(read).toEqual(runContext);
+        const runDirective = { variables, artifacts };
+        expect(composeSystemPrompt({ mode: "run", runContext: flat, runDirective })).toBe(composeSystemPrompt({ mode: "run", runContext, runDirective }));
       }),
     );
   });

@@ -62,3 +62,13 @@ export const completedRun: CompletedRunContext = {
   status: "completed",
   state: { stepsCompleted: ["Check the working tree", "Run the tests", "Write the changelog", "Publish"] },
 };
+
+/** runningRun with more engine state: variables of each kind and two artifacts. */
+export const runWithState: ActiveRunContext = {
+  ...runningRun,
+  state: {
+    ...runningRun.state,
+    variables: { version: "1.4.0", packages: 3, dryRun: false, owners: { core: "Rhea" }, notes: "first line\nsecond line", skipped: undefined },
+    artifacts: ["test-report.txt", "dist/release-kit-1.4.0.tgz"],
+  },
+};
