@@ -4,7 +4,7 @@ import type { Item } from "../model/item.js";
 import { createPipeline } from "../pipeline/pipeline.js";
 import { arbitraryInput, returnsOrThrowsInvalidInput } from "./__fixtures__/arbitrary-input.js";
 import { catchInvalidInput, errorShape } from "./__fixtures__/catch-invalid-input.js";
-import { importStoredMessages } from "./import-stored-messages.js";
+import { DEFAULT_STORED_MODE, importStoredMessages, storedMessageMode } from "./import-stored-messages.js";
 
 const AT = "2026-01-01T10:00:00.000Z";
 
@@ -123,6 +123,23 @@ describe("importStoredMessages", () => {
     },
   ])("$name", ({ message, expected }) => {
     expect(importStoredMessages([message])).toStrictEqual([expected]);
+  });
+
+  test.for<{ name: string; message: Record<string, unknown>; metadata: Item["metadata"]; mode: string }>([
+    { name: "no mode: read as agent, and none is written into the metadata", message: { id: "u1", role: "user", content: "hi" }, metadata: {}, mode: "agent" },
+    { name: "no mode, other run metadata kept", message: { id: "u2", role: "user", content: "hi", runId: "chat-c1" }, metadata: { runId: "chat-c1" }, mode: "agent" },
+    { name: "chat, as stored", message: { id: "u3", role: "user", content: "hi", mode: "chat" }, metadata: { mode: "chat" }, mode: "chat" },
+    { name: "run, as stored", message: { id: "a1", role: "assistant", content: "done", mode: "run", runId: "r1" }, metadata: { mode: "run", runId: "r1" }, mode: "run" },
+    { name: "a mode ctxpipe does not know, as stored", message: { id: "u4", role: "user", content: "hi", mode: "review" }, metadata: { mode: "review" }, mode: "review" },
+  ])("mode: $name", ({ message, metadata, mode }) => {
+    const [item] = importStoredMessages([message]);
+    expect(item?.metadata).toEqual(metadata);
+    expect(item === undefined ? undefined : storedMessageMode(item)).toBe(mode);
+  });
+
+  test("the default mode is agent, and an item without metadata reads as it", () => {
+    expect(DEFAULT_STORED_MODE).toBe("agent");
+    expect(storedMessageMode({})).toBe("agent");
   });
 
   test("keeps unknown fields verbatim in metadata.extra, nested ones by field path", () => {

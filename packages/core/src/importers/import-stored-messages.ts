@@ -27,6 +27,21 @@ const ASSISTANT_CONTENT: ChatContentOptions = { ...TEXT_CONTENT, toolUses: true 
 const TOOL_RESULT_CONTENT: ChatContentOptions = { ...TEXT_CONTENT, toolResults: true };
 
 /**
+ * The mode of a record stored without one: chat mode's calls run as agent unless they say "chat", so
+ * what they persisted without a mode was written in agent mode.
+ */
+export const DEFAULT_STORED_MODE = "agent";
+
+/**
+ * The session mode an item was written in: its stored `mode`, or DEFAULT_STORED_MODE when the record
+ * had none. Read the mode through this; `metadata.mode` itself stays unset, so nothing is added to
+ * what the user stored and a record written back out is the record that was read.
+ */
+export function storedMessageMode(item: { readonly metadata?: { readonly mode?: string | undefined } | undefined }): string {
+  return item.metadata?.mode ?? DEFAULT_STORED_MODE;
+}
+
+/**
  * Converts stored conversation messages to items. Throws InvalidInputError naming the index, id and
  * field of every problem; fields it does not know are kept in `metadata.extra`.
  *
@@ -34,6 +49,7 @@ const TOOL_RESULT_CONTENT: ChatContentOptions = { ...TEXT_CONTENT, toolResults: 
  *   `body`, an object or its JSON text; the record's own fields (id, createdAt, run metadata) come
  *   first, the body's fill what the record lacks.
  * - role "developer" is a system message, as "system" is.
+ * - A record without `mode` keeps `metadata.mode` unset; storedMessageMode() reads it as "agent".
  * - An assistant's calls are its `tool_calls` (or `toolCalls`) and its `tool_use` content parts.
  * - A tool message answers `tool_call_id`, or, without one, the `tool_use_id` of its content (a
  *   `{ tool_use_id, content }` object, or `tool_result` parts: one result each).
