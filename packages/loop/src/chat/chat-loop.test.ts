@@ -1,8 +1,9 @@
 import type { OpenAIChatRequest } from "@ctxpipe/core";
 import { PluginOptionsError } from "@ctxpipe/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, test } from "vitest";
 import { counterIds, fixedClock, lastUserText, systemText, tempStore, textOf } from "../__fixtures__/loop-fixtures.js";
 import { RepeatedFailureError } from "../loop/repeated-failure-error.js";
+import type { ModelError } from "../model/model-error.js";
 import { scriptedModel } from "../model/scripted-model.js";
 import type { LoopTool } from "../tools/loop-tool.js";
 import { ChatLoop } from "./chat-loop.js";
@@ -235,14 +236,66 @@ describe("ChatLoop: failures", () => {
     expect(lastUserText(request)).toBe("USER_INPUT\ncontinue");
   });
 
-  it("retries a retryable failure within the call and succeeds", async () => {
+  it("retries a retryable failure within the call, persisting nothing for it, and sends the same request again", async () => {
     const model = scriptedModel([{ error: { message: "overloaded", code: "LLM_HTTP_ERROR", status: 529 } }, { text: "Here." }]);
-    const { loop, store } = loopWith(model);
-    const events: string[] = [];
-    const result = await loop.send({ conversationId: "c1", userInput: "Hi", onEvent: (event) => event.type === "model-failed" && events.push(`${event.repeated}:${event.willRetry}`) });
-    expect(result.status).toBe("completed");
-    expect(events).toEqual(["1:true"]);
-    expect((await store.load("c1")).messages.map((message) => message.partType ?? message.role)).toEqual(["user", "error", "assistant"]);
+    const waits: number[] = [];
+    const { loop, store } = loopWith(model, { retryDelayMs: 1000, random: () => 0.5, sleep: async (ms) => void waits.push(ms) });
+    const events: unknown[] = [];
+    const result = await loop.send({
+      conversationId: "c1",
+      userInput: "Hi",
+      onEvent: (event) => event.type === "model-failed" && events.push({ attempt: event.attempt, repeated: event.repeated, willRetry: event.willRetry, delayMs: event.delayMs }),
+    });
+    expect(result).toMatchObject({ status: "completed", text: "Here.", turns: 1 });
+    expect(events).toEqual([{ attempt: 1, repeated: 0, willRetry: true, delayMs: 875 }]);
+    expect(waits).toEqual([875]);
+    expect((await store.load("c1")).messages.map((message) => [message.role, message.content])).toEqual([
+      ["user", "USER_INPUT\nHi"],
+      ["assistant", "Here."],
+    ]);
+    expect(result.persisted.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(model.calls[1]!.request).toEqual(model.calls[0]!.request);
+  });
+
+  test.for([
+    { name: "backoff doubles, no jitter", random: 0, retryAfterMs: undefined, maxRetryDelayMs: undefined, waits: [1000, 2000], attempts: 3 },
+    { name: "backoff capped", random: 0, retryAfterMs: undefined, maxRetryDelayMs: 1500, waits: [1000, 1500], attempts: 3 },
+    { name: "Retry-After replaces the backoff", random: 0.9, retryAfterMs: 4000, maxRetryDelayMs: undefined, waits: [4000, 4000], attempts: 3 },
+    { name: "Retry-After beyond the cap: no retry within the call", random: 0, retryAfterMs: 120_000, maxRetryDelayMs: undefined, waits: [], attempts: 1 },
+  ])("a failure that persists leaves one error for the call: $name", async ({ random, retryAfterMs, maxRetryDelayMs, waits, attempts }) => {
+    const busy = { error: { message: "rate limited", code: "LLM_HTTP_ERROR" as const, status: 429, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) } };
+    const model = scriptedModel([busy], { repeatLast: true });
+    const slept: number[] = [];
+    const { loop, store } = loopWith(model, { retryDelayMs: 1000, random: () => random, sleep: async (ms) => void slept.push(ms), ...(maxRetryDelayMs === undefined ? {} : { maxRetryDelayMs }) });
+    const failed = await loop.send({ conversationId: "c1", userInput: "Hi" });
+    expect(failed).toMatchObject({ status: "failed", error: { code: "LLM_HTTP_ERROR", status: 429 } });
+    expect((failed.error as ModelError).retryAfterMs).toBe(retryAfterMs);
+    expect(slept).toEqual(waits);
+    expect(model.calls).toHaveLength(attempts);
+    const messages = (await store.load("c1")).messages;
+    expect(messages.map((message) => message.partType ?? message.role)).toEqual(["user", "error"]);
+    expect(messages[1]).toMatchObject({ errorCode: "LLM_HTTP_ERROR", errorFingerprint: "LLM_HTTP_ERROR|429||rate limited" });
+  });
+
+  it("an abort during the wait before a retry ends the call as aborted, with nothing persisted for the failure", async () => {
+    const controller = new AbortController();
+    const model = scriptedModel([{ error: { message: "busy", code: "LLM_HTTP_ERROR", status: 503 } }, { text: "never" }]);
+    const { loop, store } = loopWith(model, {
+      sleep: async () => {
+        controller.abort();
+      },
+    });
+    const result = await loop.send({ conversationId: "c1", userInput: "Hi", signal: controller.signal });
+    expect(result.status).toBe("aborted");
+    expect(model.calls).toHaveLength(1);
+    expect((await store.load("c1")).messages.map((message) => message.role)).toEqual(["user"]);
+  });
+
+  it("rejects retry options that are not what they should be, naming the field", () => {
+    const model = scriptedModel([{ text: "x" }]);
+    expect(() => new ChatLoop({ model, maxRetryDelayMs: -1 })).toThrow(/maxRetryDelayMs: must be an integer of at least 0, got -1/);
+    expect(() => new ChatLoop({ model, sleep: 5 as never })).toThrow(/sleep: must be a function, got number/);
+    expect(() => new ChatLoop({ model, random: "0.5" as never })).toThrow(/random: must be a function, got string/);
   });
 
   it("stops with RepeatedFailureError when the same failure repeats, counting from the log across calls", async () => {

@@ -13,7 +13,21 @@ export type LoopEvent =
   /** Compression made summary records; they are persisted before the model is called. */
   | { readonly type: "summarized"; readonly records: ReadonlyArray<SummaryRecord> }
   | { readonly type: "replied"; readonly turn: number; readonly reply: ModelReply }
-  | { readonly type: "model-failed"; readonly turn: number; readonly error: ModelError; readonly repeated: number; readonly willRetry: boolean }
+  /**
+   * A model call attempt failed. With willRetry, the loop waits delayMs and sends the same request again;
+   * nothing is persisted. Without, this is the call's final failure, persisted as one error message.
+   * `repeated` counts identical failures in a row in the log, this one included once persisted.
+   */
+  | {
+      readonly type: "model-failed";
+      readonly turn: number;
+      /** 1 for the first attempt of this model call. */
+      readonly attempt: number;
+      readonly error: ModelError;
+      readonly repeated: number;
+      readonly willRetry: boolean;
+      readonly delayMs?: number;
+    }
   | { readonly type: "tool-ran"; readonly call: ModelToolCall; readonly content: string; readonly isError: boolean; readonly durationMs: number };
 
 export type LoopEventListener = (event: LoopEvent) => void;

@@ -5,6 +5,7 @@ import type { ConversationStore } from "@ctxpipe/store";
 import { systemPromptPlugins, type ToolPolicyConfig } from "@ctxpipe/system-prompt";
 import type { ModelAdapter } from "../model/model-adapter.js";
 import type { LoopTool } from "../tools/loop-tool.js";
+import { DEFAULT_MAX_RETRY_DELAY_MS, defaultRetryTiming, type RetryTiming } from "./retry-delay.js";
 
 export interface LoopOptions {
   readonly model: ModelAdapter;
@@ -28,10 +29,25 @@ export interface LoopOptions {
   readonly maxTurns?: number;
   /** Identical failures in a row (counted from the log) that stop with RepeatedFailureError. Default 3. */
   readonly maxRepeatedFailures?: number;
-  /** Retries of a retryable failure (429, 5xx, network, timeout) within one call. Default 2. */
+  /**
+   * Retries of a retryable failure (429, 5xx, network, timeout) within one model call. Retries are not
+   * persisted: the log gets the call's answer, or its final failure as one error message. Default 2.
+   */
   readonly maxRetries?: number;
-  /** Wait before the n-th retry: n × this. Default 1000 ms. */
+  /**
+   * Wait before the first retry; each next one waits twice as long, less up to a quarter of jitter, at
+   * most maxRetryDelayMs. A wait the provider asks for (Retry-After) replaces it. Default 1000 ms.
+   */
   readonly retryDelayMs?: number;
+  /**
+   * The longest wait before a retry. A provider that asks for longer (Retry-After) is not retried within
+   * the call: the call fails, and its error's retryAfterMs says when to come back. Default 60000 ms.
+   */
+  readonly maxRetryDelayMs?: number;
+  /** How the loop waits before a retry; it should return early when the signal fires. Default: a timer. Tests pass one that records the waits. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The retry jitter's random source, in [0, 1). Default Math.random. */
+  readonly random?: () => number;
   /** Message ids. Default crypto.randomUUID. */
   readonly newId?: () => string;
   /** Message times. Default the clock. */
@@ -43,6 +59,7 @@ export interface ResolvedLoopOptions {
   readonly maxRepeatedFailures: number;
   readonly maxRetries: number;
   readonly retryDelayMs: number;
+  readonly retryTiming: RetryTiming;
   readonly newId: () => string;
   readonly now: () => Date;
 }
@@ -52,6 +69,11 @@ const DEFAULT_STRATEGIES: CompressionPluginOptions["strategies"] = ["clear-tool-
 function positiveInteger(owner: string, field: string, value: number | undefined, fallback: number, minimum = 1): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < minimum) throw new PluginOptionsError(owner, `${field}: must be an integer of at least ${minimum}, got ${String(value)}`);
+  return value;
+}
+
+function injected<F>(owner: string, field: string, value: F | undefined): F | undefined {
+  if (value !== undefined && typeof value !== "function") throw new PluginOptionsError(owner, `${field}: must be a function, got ${typeof value}`);
   return value;
 }
 
@@ -70,6 +92,11 @@ export function resolveLoopOptions(owner: string, options: LoopOptions): Resolve
     maxRepeatedFailures: positiveInteger(owner, "maxRepeatedFailures", options.maxRepeatedFailures, 3),
     maxRetries: positiveInteger(owner, "maxRetries", options.maxRetries, 2, 0),
     retryDelayMs: positiveInteger(owner, "retryDelayMs", options.retryDelayMs, 1000, 0),
+    retryTiming: {
+      maxDelayMs: positiveInteger(owner, "maxRetryDelayMs", options.maxRetryDelayMs, DEFAULT_MAX_RETRY_DELAY_MS, 0),
+      sleep: injected(owner, "sleep", options.sleep) ?? defaultRetryTiming.sleep,
+      random: injected(owner, "random", options.random) ?? defaultRetryTiming.random,
+    },
     newId: options.newId ?? (() => crypto.randomUUID()),
     now: options.now ?? (() => new Date()),
   };

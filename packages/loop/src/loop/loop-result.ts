@@ -8,8 +8,9 @@ import type { RepeatedFailureError } from "./repeated-failure-error.js";
 /**
  * - completed: the model answered without calling tools.
  * - max-turns: it was still calling tools after maxTurns model calls.
- * - failed: a model call failed (persisted as an error message, so "continue" works) or failed the same
- *   way too often (RepeatedFailureError).
+ * - failed: a model call failed after its retries (its final failure persisted as one error message, so
+ *   "continue" works; the retries are not persisted) or failed the same way too often, counted over calls
+ *   from the log (RepeatedFailureError).
  * - aborted: the signal fired; what was persisted before stays.
  */
 export type LoopStatus = "completed" | "max-turns" | "failed" | "aborted";

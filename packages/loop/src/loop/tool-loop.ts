@@ -8,7 +8,6 @@ import type { ModelAdapter, ModelReply, ModelUsage } from "../model/model-adapte
 import { ModelError } from "../model/model-error.js";
 import type { LoopTool } from "../tools/loop-tool.js";
 import { runToolCall } from "../tools/run-tool-call.js";
-import { abortableDelay } from "./abortable-delay.js";
 import type { ConversationLog } from "./conversation-log.js";
 import { countRepeatedFailures, FAILURE_FINGERPRINT_FIELD } from "./count-repeated-failures.js";
 import { formatModelFailure } from "./format-messages.js";
@@ -16,6 +15,7 @@ import type { LoopEventListener } from "./loop-events.js";
 import type { LoopResult, LoopStatus } from "./loop-result.js";
 import { type MessageFactory, stampMessage } from "./message-stamp.js";
 import { RepeatedFailureError } from "./repeated-failure-error.js";
+import { defaultRetryTiming, type RetryTiming, retryDelay } from "./retry-delay.js";
 
 /** What a turn offers the model, worked out from the log as it stands (run mode's step changes it). */
 export interface TurnSetup {
@@ -41,6 +41,8 @@ export interface ToolLoopParams {
   readonly maxRepeatedFailures: number;
   readonly maxRetries: number;
   readonly retryDelayMs: number;
+  /** The cap on a retry's wait, how to wait and the jitter's random source. Default: one minute, a timer, Math.random. */
+  readonly retryTiming?: RetryTiming;
   readonly signal: AbortSignal;
   readonly onText?: (delta: string) => void;
   readonly onEvent?: LoopEventListener;
@@ -66,7 +68,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
   let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
   let text = "";
   let turns = 0;
-  let retries = 0;
+  const retryTiming = params.retryTiming ?? defaultRetryTiming;
   let lastBuild: BuildResult<unknown> | undefined;
 
   const persist = async (message: StoredMessage) => {
@@ -113,29 +115,37 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
       params.onEvent?.({ type: "summarized", records });
     }
 
-    let reply: ModelReply;
-    try {
-      reply = await model.complete({ request: result.request, signal, ...(params.onText === undefined ? {} : { onText: params.onText }) });
-    } catch (error) {
-      if (!(error instanceof ModelError)) throw error;
-      if (error.code === "LLM_ABORTED" || signal.aborted) return end("aborted");
-      // Persisted so that the model reads what happened and "continue" works.
-      await persist(stampMessage(params.messages, { role: "assistant", content: formatModelFailure(error), partType: "error", errorCode: error.code, [FAILURE_FINGERPRINT_FIELD]: error.fingerprint }));
-      const repeated = countRepeatedFailures((await log.load()).messages, error.fingerprint);
-      const willRetry = error.retryable && retries < params.maxRetries && repeated < params.maxRepeatedFailures;
-      params.onEvent?.({ type: "model-failed", turn, error, repeated, willRetry });
-      if (repeated >= params.maxRepeatedFailures) return end("failed", new RepeatedFailureError(error, repeated));
-      if (!willRetry) return end("failed", error);
-      retries++;
-      await abortableDelay(params.retryDelayMs * retries, signal);
-      continue;
+    // Attempts of one model call send the same request: a failed attempt leaves nothing in the log, so
+    // the retry carries neither its error text nor a turn synthesized around it.
+    let reply: ModelReply | undefined;
+    for (let attempt = 1; reply === undefined; attempt++) {
+      try {
+        reply = await model.complete({ request: result.request, signal, ...(params.onText === undefined ? {} : { onText: params.onText }) });
+      } catch (error) {
+        if (!(error instanceof ModelError)) throw error;
+        if (error.code === "LLM_ABORTED" || signal.aborted) return end("aborted");
+        const delayMs = error.retryable && attempt <= params.maxRetries ? retryDelay(error, attempt, params.retryDelayMs, retryTiming) : undefined;
+        if (delayMs !== undefined) {
+          const repeated = countRepeatedFailures(conversation.messages, error.fingerprint);
+          params.onEvent?.({ type: "model-failed", turn, attempt, error, repeated, willRetry: true, delayMs });
+          await retryTiming.sleep(delayMs, signal);
+          if (signal.aborted) return end("aborted");
+          continue;
+        }
+        // The call's final failure is persisted so that the model's next turn and "continue" start from it;
+        // its fingerprint lets the next calls count identical failures from the log.
+        await persist(stampMessage(params.messages, { role: "assistant", content: formatModelFailure(error), partType: "error", errorCode: error.code, [FAILURE_FINGERPRINT_FIELD]: error.fingerprint }));
+        const repeated = countRepeatedFailures((await log.load()).messages, error.fingerprint);
+        params.onEvent?.({ type: "model-failed", turn, attempt, error, repeated, willRetry: false });
+        if (repeated >= params.maxRepeatedFailures) return end("failed", new RepeatedFailureError(error, repeated));
+        return end("failed", error);
+      }
     }
 
     // The answer arrived, but the caller no longer wants it.
     if (signal.aborted) return end("aborted");
     turn++;
     turns++;
-    retries = 0;
     text = reply.text;
     if (reply.usage !== undefined) usage = { inputTokens: usage.inputTokens + reply.usage.inputTokens, outputTokens: usage.outputTokens + reply.usage.outputTokens };
     params.onEvent?.({ type: "replied", turn: turn - 1, reply });

@@ -111,16 +111,24 @@ describe("RunLoop: seed 003's run mode", () => {
     expect(error.content).toContain('step "review" has no transition "ship-it-anyway": choose one of "approved", "rejected"');
   });
 
-  it("persists an LLM failure with mode run and stops repeated identical failures with a clear error", async () => {
+  it("persists each call's final failure once, with mode run, and stops identical failures repeated over calls with a clear error", async () => {
     const { store } = tempStore();
     const failure = { error: { message: "upstream timeout", code: "LLM_TIMEOUT" as const } };
-    const loop = new RunLoop({ model: scriptedModel([failure, failure, failure]), store, workflow, maxRetries: 5, retryDelayMs: 0 });
-    const result = await loop.continue({ runId: "r1", userInput: "Go" });
-    expect(result.status).toBe("failed");
-    expect(result.error?.code).toBe("LOOP_REPEATED_FAILURE");
-    const errors = (await store.load("run-r1")).messages.filter((message) => message.partType === "error");
-    expect(errors).toHaveLength(3);
-    for (const message of errors) expect(message).toMatchObject({ role: "assistant", mode: "run", runId: "r1" });
+    const model = scriptedModel([failure], { repeatLast: true });
+    const waits: number[] = [];
+    const loop = new RunLoop({ model, store, workflow, maxRetries: 2, retryDelayMs: 10, random: () => 0, sleep: async (ms) => void waits.push(ms) });
+    const first = await loop.continue({ runId: "r1", userInput: "Go" });
+    expect(first).toMatchObject({ status: "failed", error: { code: "LLM_TIMEOUT" } });
+    expect((await loop.continue({ runId: "r1" })).error?.code).toBe("LLM_TIMEOUT");
+    const third = await loop.continue({ runId: "r1" });
+    expect(third.status).toBe("failed");
+    expect(third.error?.code).toBe("LOOP_REPEATED_FAILURE");
+    // Three calls of three attempts each: nine requests, six waits, three errors in the log.
+    expect(model.calls).toHaveLength(9);
+    expect(waits).toEqual([10, 20, 10, 20, 10, 20]);
+    const messages = (await store.load("run-r1")).messages;
+    expect(messages.map((message) => message.partType ?? message.role)).toEqual(["user", "error", "error", "error"]);
+    for (const message of messages.slice(1)) expect(message).toMatchObject({ role: "assistant", mode: "run", runId: "r1", errorCode: "LLM_TIMEOUT" });
   });
 
   it("a run with no messages yet needs user input to start", async () => {

@@ -135,6 +135,7 @@ export class RunLoop {
       maxRepeatedFailures: this.#resolved.maxRepeatedFailures,
       maxRetries: this.#resolved.maxRetries,
       retryDelayMs: this.#resolved.retryDelayMs,
+      retryTiming: this.#resolved.retryTiming,
       signal: call.signal ?? new AbortController().signal,
       persisted,
       ...(call.onText === undefined ? {} : { onText: call.onText }),
