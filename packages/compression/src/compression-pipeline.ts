@@ -1,6 +1,7 @@
 // The standalone CompressionPipeline, for code that keeps its own message list (a tool loop that appends
 // to an array) rather than building a request every turn: getUsage, shouldCompress, compressIfNeeded,
 // and compressHistoricalMessages, which leaves the current loop alone and says where it now starts.
+// It takes items, stored messages or OpenAI Chat messages, and hands messages back in the shape given.
 // Underneath is a ctxpipe pipeline holding nothing but CompressionPlugin, so the strategies, the
 // report and the summary records are exactly those of a full build.
 import {
@@ -25,7 +26,9 @@ import {
 } from "@ctxpipe/core";
 import { z } from "zod";
 import { CompressionPlugin } from "./compression-plugin.js";
+import { firstItemIdOf, readMessages, writeMessages } from "./compression-messages.js";
 import type { CompressionReport } from "./compression-report.js";
+import { DEFAULT_STRATEGIES } from "./default-strategies.js";
 import type { StrategyInput } from "./strategy-input.js";
 import type { Summarizer } from "./summaries/summarizer.js";
 import type { SummaryRecord } from "./summaries/summary-record.js";
@@ -33,8 +36,11 @@ import type { SummaryRecord } from "./summaries/summary-record.js";
 const ITEMS_RENDERER = "ctxpipe-compression-items";
 
 export interface CompressionPipelineOptions {
-  /** The chain, in order, as for CompressionPlugin. */
-  readonly strategies: ReadonlyArray<StrategyInput>;
+  /**
+   * The chain, in order, as for CompressionPlugin. Default DEFAULT_STRATEGIES: clear old tool results,
+   * then slide the window (the chain the loops and the CLI run by default).
+   */
+  readonly strategies?: ReadonlyArray<StrategyInput>;
   readonly summarizer?: Summarizer;
   /** Tokens the request may use. Default 128,000, as in the compression settings. */
   readonly tokenBudget?: number;
@@ -62,8 +68,24 @@ export interface CompressionUsage {
   readonly exact: boolean;
 }
 
-export interface CompressionOutcome {
-  /** The messages after compression, in conversation order. */
+/**
+ * What the methods take: canonical items (they have a `type`), stored messages (a `role` and an `id`,
+ * as importStoredMessages reads them) or OpenAI Chat messages (a `role` and no `id`), one shape per call.
+ */
+export type CompressionInput = object;
+
+/** The messages handed back: items for items given, otherwise the caller's own message type. */
+export type CompressedMessage<TMessage> = TMessage extends { readonly type: string } ? Item : TMessage;
+
+export interface CompressionOutcome<TMessage = Item> {
+  /**
+   * The messages after compression, in the shape given: items in, items out; stored messages in,
+   * stored messages out; OpenAI messages in, OpenAI messages out. A message no strategy changed is the
+   * caller's own object; a cleared tool result is the caller's record with the placeholder as content;
+   * a summary is a stored summary message (`kind: "summary"`, `coveredIds`) or an OpenAI system message.
+   */
+  readonly messages: Array<CompressedMessage<TMessage>>;
+  /** The same messages as canonical items, in conversation order. */
   readonly items: Item[];
   /** Whether anything changed (a strategy acted or a persisted summary was applied). */
   readonly compressed: boolean;
@@ -73,8 +95,8 @@ export interface CompressionOutcome {
   readonly report: CompressionReport;
 }
 
-export interface HistoricalCompressionOutcome extends CompressionOutcome {
-  /** Where the current loop starts in `items` (the new loop start index that compressHistorical returns). */
+export interface HistoricalCompressionOutcome<TMessage = Item> extends CompressionOutcome<TMessage> {
+  /** Where the current loop now starts in `messages` (for items given, also in `items`). */
   readonly newLoopStartIndex: number;
 }
 
@@ -94,9 +116,9 @@ export class CompressionPipeline {
   readonly #tools: ToolDefinition[];
   readonly #fixed: number;
 
-  constructor(options: CompressionPipelineOptions) {
+  constructor(options: CompressionPipelineOptions = {}) {
     const plugin = new CompressionPlugin({
-      strategies: [...(options?.strategies ?? [])],
+      strategies: [...(options?.strategies ?? DEFAULT_STRATEGIES)],
       tokenBudget: options.tokenBudget ?? DEFAULT_TOKEN_BUDGET,
       ...(options.triggerThreshold === undefined ? {} : { triggerThreshold: options.triggerThreshold }),
       ...(options.targetUsage === undefined ? {} : { targetUsage: options.targetUsage }),
@@ -127,38 +149,45 @@ export class CompressionPipeline {
   }
 
   /** getUsage: what a request made of these messages would cost, against the budget. */
-  getUsage(items: ReadonlyArray<ItemInput>): CompressionUsage {
+  getUsage(messages: ReadonlyArray<CompressionInput>): CompressionUsage {
     // As build() reads a history: a record stored twice or edited is counted once, never refused.
-    return this.#usageOf(parseInput(items).items);
+    return this.#usageOf(parseInput(readMessages(messages).items).items);
   }
 
   /** Whether the messages are over the trigger point. */
-  shouldCompress(items: ReadonlyArray<ItemInput>): boolean {
-    return this.getUsage(items).usagePercent > this.#triggerThreshold;
+  shouldCompress(messages: ReadonlyArray<CompressionInput>): boolean {
+    return this.getUsage(messages).usagePercent > this.#triggerThreshold;
   }
 
   /** Compresses when over the trigger point, down toward the target; the newest user turn is protected. */
-  async compressIfNeeded(items: ReadonlyArray<ItemInput>, options: CompressOptions = {}): Promise<CompressionOutcome> {
-    const { outcome } = await this.#run(items, undefined, options);
-    return outcome;
+  async compressIfNeeded<TMessage extends CompressionInput>(messages: ReadonlyArray<TMessage>, options: CompressOptions = {}): Promise<CompressionOutcome<TMessage>> {
+    const read = readMessages(messages);
+    const outcome = await this.#run(read.items, undefined, options);
+    return { ...outcome, messages: writeMessages<CompressedMessage<TMessage>>(read, outcome.items).messages };
   }
 
   /**
    * Compresses only what comes before `loopStartIndex`: the current loop's messages (from that index
    * on) come back unchanged, and `newLoopStartIndex` says where they now start.
    */
-  async compressHistoricalMessages(items: ReadonlyArray<ItemInput>, loopStartIndex: number, options: CompressOptions = {}): Promise<HistoricalCompressionOutcome> {
-    if (!Number.isInteger(loopStartIndex) || loopStartIndex < 0 || loopStartIndex > items.length) {
-      throw new PluginOptionsError("CompressionPipeline", `  loopStartIndex: must be an integer from 0 to ${items.length} (the number of messages), got ${String(loopStartIndex)}`);
+  async compressHistoricalMessages<TMessage extends CompressionInput>(
+    messages: ReadonlyArray<TMessage>,
+    loopStartIndex: number,
+    options: CompressOptions = {},
+  ): Promise<HistoricalCompressionOutcome<TMessage>> {
+    if (!Number.isInteger(loopStartIndex) || loopStartIndex < 0 || loopStartIndex > messages.length) {
+      throw new PluginOptionsError("CompressionPipeline", `  loopStartIndex: must be an integer from 0 to ${messages.length} (the number of messages), got ${String(loopStartIndex)}`);
     }
-    // The index is the caller's, into the records as stored (copies and earlier versions included).
-    const loopStartId = loopStartIndex < items.length ? idOf(items[loopStartIndex]) : undefined;
-    const { outcome } = await this.#run(items, loopStartId, options);
-    const newLoopStartIndex = loopStartId === undefined ? outcome.items.length : outcome.items.findIndex((item) => item.id === loopStartId);
-    return { ...outcome, newLoopStartIndex };
+    const read = readMessages(messages);
+    // The index is the caller's, into the records as given (copies and earlier versions included).
+    const loopStartId = loopStartIndex < messages.length ? firstItemIdOf(read, loopStartIndex) : undefined;
+    const outcome = await this.#run(read.items, loopStartId, options);
+    const written = writeMessages<CompressedMessage<TMessage>>(read, outcome.items);
+    const newLoopStartIndex = loopStartId === undefined ? written.messages.length : (written.indexOfItem.get(loopStartId) ?? written.messages.length);
+    return { ...outcome, messages: written.messages, newLoopStartIndex };
   }
 
-  async #run(items: ReadonlyArray<ItemInput>, loopStartId: string | undefined, options: CompressOptions): Promise<{ outcome: CompressionOutcome }> {
+  async #run(items: ReadonlyArray<ItemInput>, loopStartId: string | undefined, options: CompressOptions): Promise<Omit<CompressionOutcome, "messages">> {
     // The items "renderer" is private to this class, so it is not added to core's renderer names.
     const build = this.#pipeline.build.bind(this.#pipeline) as (items: ReadonlyArray<ItemInput>, options: BuildOptions) => Promise<BuildResult<unknown>>;
     const result = await build(items, {
@@ -171,7 +200,7 @@ export class CompressionPipeline {
     });
     const compressed = result.request as unknown as Item[];
     const report = result.report.compression!;
-    return { outcome: { items: compressed, compressed: report.ran, usage: this.#usageOf(compressed), records: report.records, report } };
+    return { items: compressed, compressed: report.ran, usage: this.#usageOf(compressed), records: report.records, report };
   }
 
   #usageOf(items: ReadonlyArray<Item>): CompressionUsage {
@@ -181,9 +210,4 @@ export class CompressionPipeline {
     for (const item of items) tokens += estimateItemTokens(item, context);
     return { tokens, tokenBudget: this.#tokenBudget, usagePercent: tokens / this.#tokenBudget, exact: tokenizer.exact };
   }
-}
-
-function idOf(record: unknown): string | undefined {
-  const id = typeof record === "object" && record !== null ? (record as { id?: unknown }).id : undefined;
-  return typeof id === "string" && id.length > 0 ? id : undefined;
 }

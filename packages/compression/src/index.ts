@@ -6,6 +6,8 @@ export { CompressionPlugin, type CompressionPluginOptions } from "./compression-
 export type { CompressionReport, ItemSaving, SkippedSummary, StrategyReport, SummarizerOutcome, SummarizerReport } from "./compression-report.js";
 export type { CompressionSettings, CompressionSettingsInput } from "./compression-settings.js";
 export type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
+export { DEFAULT_STRATEGIES } from "./default-strategies.js";
+export type { MessageShape } from "./message-shape.js";
 export { type ClearToolResultsSettings, clearToolResults } from "./strategies/clear-tool-results.js";
 export { type PrioritySettings, priority } from "./strategies/priority.js";
 export { type SlidingWindowSettings, slidingWindow } from "./strategies/sliding-window.js";
@@ -16,6 +18,8 @@ export { type Summarizer, type SummarizerRequest, summaryPrompt, transcriptOf } 
 export { SUMMARIZER_FAILED, SummarizerError } from "./summaries/summarizer-error.js";
 export { type CompressedSummaryEntity, type SummaryRecord, type SummaryRecordInput, summaryRecordSchema } from "./summaries/summary-record.js";
 export {
+  type CompressedMessage,
+  type CompressionInput,
   type CompressionOutcome,
   CompressionPipeline,
   type CompressionPipelineOptions,
