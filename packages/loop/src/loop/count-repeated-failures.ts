@@ -1,5 +1,6 @@
 // Counts, from the log, the failures in a row with this fingerprint since the model last answered. Reading the
 // count from the log rather than from memory keeps it across restarts (a run resumes after a restart).
+// Only a call's final failure is persisted, never its retries, so this counts failed calls, not attempts.
 import type { StoredMessage } from "@ctxpipe/store";
 
 /** The field the loop stores on an error message so that identical failures can be recognised. */
