@@ -42,6 +42,7 @@ describe("examples/run-mode", () => {
     for (const message of messages) expect(message).toMatchObject({ mode: "run", runId: RUN_ID });
     const tools = messages.filter((message) => message.role === "tool");
     for (const tool of tools) expect(tool).toMatchObject({ partType: "tool_result", toolName: expect.any(String), duration: expect.any(Number) });
-    expect(messages.filter((message) => message.partType === "error")).toHaveLength(1);
+    // The 503 was retried within its call and then answered: a retry leaves nothing in the log.
+    expect(messages.filter((message) => message.partType === "error")).toHaveLength(0);
   });
 });
