@@ -37,9 +37,9 @@ export interface PipelineOptions {
   readonly plugins?: ReadonlyArray<PipelinePlugin>;
   /**
    * The default plugins to register: true (all, the default), false (none), or per plugin by its key,
-   * e.g. `{ filter: false }`. The keys (DefaultPluginName) are fitBudget, filter, repairOrphans,
-   * insertSystem, validate, openaiRenderer and tokenizer, not the plugins' class names; any other key
-   * is a PluginOptionsError that lists them.
+   * e.g. `{ filter: false }`. The keys (DefaultPluginName) are fitBudget, filter, failedCalls,
+   * repairOrphans, insertSystem, validate, openaiRenderer and tokenizer, not the plugins' class names;
+   * any other key is a PluginOptionsError that lists them.
    */
   readonly defaults?: boolean | DefaultPluginSettings;
 }
