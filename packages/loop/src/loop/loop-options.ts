@@ -1,5 +1,5 @@
 // Options every loop takes (chat, agent and run mode), checked once when the loop is made.
-import { CompressionPlugin, type CompressionPluginOptions } from "@ctxpipe/compression";
+import { CompressionPlugin, type CompressionPluginOptions, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
 import { type BuildOptions, createPipeline, type Pipeline, type PipelinePlugin, PluginOptionsError } from "@ctxpipe/core";
 import type { ConversationStore } from "@ctxpipe/store";
 import { systemPromptPlugins, type ToolPolicyConfig } from "@ctxpipe/system-prompt";
@@ -64,8 +64,6 @@ export interface ResolvedLoopOptions {
   readonly now: () => Date;
 }
 
-const DEFAULT_STRATEGIES: CompressionPluginOptions["strategies"] = ["clear-tool-results", "sliding-window"];
-
 function positiveInteger(owner: string, field: string, value: number | undefined, fallback: number, minimum = 1): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < minimum) throw new PluginOptionsError(owner, `${field}: must be an integer of at least ${minimum}, got ${String(value)}`);
@@ -127,7 +125,7 @@ export class PipelinePerConversation {
   }
 
   #create(): Pipeline {
-    const compression = this.#options.compression ?? { strategies: DEFAULT_STRATEGIES };
+    const compression = this.#options.compression ?? { strategies: [...DEFAULT_STRATEGIES] };
     return createPipeline({
       plugins: [...systemPromptPlugins(), ...(compression === false ? [] : [new CompressionPlugin(compression)]), ...(this.#options.plugins ?? [])],
     });
