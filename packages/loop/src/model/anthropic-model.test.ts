@@ -196,33 +196,6 @@ describe("anthropicModel: failures are ModelErrors", () => {
     expect(error).toMatchObject({ name: "ModelError", code: "LLM_HTTP_ERROR", model: "anthropic (claude-test)", ...expected });
   });
 
-  test.for([
-    { name: "429 with Retry-After in seconds", status: 429, headers: { "retry-after": "3" }, expected: [3000, 3000] },
-    { name: "529 with Retry-After as an HTTP date", status: 529, headers: () => ({ "retry-after": new Date(Date.now() + 5000).toUTCString() }), expected: [3000, 5000] },
-    { name: "429 with retry-after-ms", status: 429, headers: { "retry-after-ms": "1500", "retry-after": "2" }, expected: [1500, 1500] },
-  ])("the wait the provider asks for is on the error: $name", async ({ status, headers, expected }) => {
-    server.answer((response) => {
-      response.writeHead(status, { "content-type": "application/json", ...(typeof headers === "function" ? headers() : headers) }).end(JSON.stringify({ error: { message: "busy" } }));
-    });
-    const error = (await model().complete({ request: await renderedRequest() }).catch((caught: unknown) => caught)) as ModelError;
-    expect(error).toMatchObject({ code: "LLM_HTTP_ERROR", status, retryable: true });
-    expect(error.retryAfterMs).toBeGreaterThanOrEqual(expected[0]!);
-    expect(error.retryAfterMs).toBeLessThanOrEqual(expected[1]!);
-  });
-
-  test("a Retry-After on a failure not worth retrying is ignored, and none is none", async () => {
-    server.answer((response) => {
-      response.writeHead(400, { "content-type": "application/json", "retry-after": "3" }).end(JSON.stringify({ error: { message: "bad" } }));
-    });
-    const refused = await model().complete({ request: await renderedRequest() }).catch((caught: unknown) => caught);
-    expect(refused).toMatchObject({ status: 400, retryable: false });
-    expect(Object.keys(refused as ModelError)).not.toContain("retryAfterMs");
-    server.answer(json(503, { error: { message: "busy" } }));
-    const busy = await model().complete({ request: await renderedRequest() }).catch((caught: unknown) => caught);
-    expect(busy).toMatchObject({ status: 503, retryable: true });
-    expect(Object.keys(busy as ModelError)).not.toContain("retryAfterMs");
-  });
-
   test("an error event mid-stream (overloaded) is the provider's error, retryable; the text so far has been streamed", async () => {
     const overloaded = { event: "error", data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } };
     server.answer(sse(sseText([...toolUseStream.slice(0, 8), overloaded])));

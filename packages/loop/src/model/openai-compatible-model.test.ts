@@ -193,33 +193,6 @@ describe("openAICompatibleModel: failures are ModelErrors", () => {
   });
 
   test.for([
-    { name: "429 with Retry-After in seconds", status: 429, headers: { "retry-after": "3" }, expected: [3000, 3000] },
-    { name: "503 with Retry-After as an HTTP date", status: 503, headers: () => ({ "retry-after": new Date(Date.now() + 5000).toUTCString() }), expected: [3000, 5000] },
-    { name: "429 with retry-after-ms", status: 429, headers: { "retry-after-ms": "1500", "retry-after": "2" }, expected: [1500, 1500] },
-  ])("the wait the provider asks for is on the error: $name", async ({ status, headers, expected }) => {
-    server.answer((response) => {
-      response.writeHead(status, { "content-type": "application/json", ...(typeof headers === "function" ? headers() : headers) }).end(JSON.stringify({ error: { message: "busy" } }));
-    });
-    const error = (await model().complete({ request: await renderedRequest() }).catch((caught: unknown) => caught)) as ModelError;
-    expect(error).toMatchObject({ code: "LLM_HTTP_ERROR", status, retryable: true });
-    expect(error.retryAfterMs).toBeGreaterThanOrEqual(expected[0]!);
-    expect(error.retryAfterMs).toBeLessThanOrEqual(expected[1]!);
-  });
-
-  test("a Retry-After on a failure not worth retrying is ignored, and none is none", async () => {
-    server.answer((response) => {
-      response.writeHead(400, { "content-type": "application/json", "retry-after": "3" }).end(JSON.stringify({ error: { message: "bad" } }));
-    });
-    const refused = await model().complete({ request: await renderedRequest() }).catch((caught: unknown) => caught);
-    expect(refused).toMatchObject({ status: 400, retryable: false });
-    expect(Object.keys(refused as ModelError)).not.toContain("retryAfterMs");
-    server.answer(json(503, { error: { message: "busy" } }));
-    const busy = await model().complete({ request: await renderedRequest() }).catch((caught: unknown) => caught);
-    expect(busy).toMatchObject({ status: 503, retryable: true });
-    expect(Object.keys(busy as ModelError)).not.toContain("retryAfterMs");
-  });
-
-  test.for([
     { name: "a JSON answer that is not JSON", stream: false, answer: "<html>", expected: /the answer is not JSON: "<html>"/ },
     { name: "a JSON answer without choices", stream: false, answer: { object: "chat.completion", choices: [] }, expected: /not a Chat Completions answer:\n✖ .*\n {2}→ at choices/ },
     { name: "a tool call without a name", stream: false, answer: { choices: [{ message: { tool_calls: [{ id: "c", function: { arguments: "{}" } }] } }] }, expected: /→ at choices\[0\]\.message\.tool_calls\[0\]\.function\.name/ },
