@@ -74,3 +74,9 @@ describe("readRunContext: when neither shape fits, the error names the field", (
     );
   });
 });
+
+test('a variable named "__proto__" (as JSON from an engine may hold) is kept and shown, not taken for the prototype', () => {
+  const flat = JSON.parse('{"packageName":"ops","workflowName":"deploy","state":{"variables":{"__proto__":"x","region":"eu"}},"status":"completed"}') as FlatRunContext;
+  expect(Object.keys(readRunContext(flat).state?.variables ?? {})).toEqual(["__proto__", "region"]);
+  expect(composeSystemPrompt({ mode: "run", runContext: flat, runDirective: { variables: true } })).toContain("- **__proto__:** x");
+});

@@ -37,7 +37,10 @@ const runContextFields = {
   status: z.enum(["running", "completed"]).optional(),
   state: z
     .strictObject({
-      variables: z.record(z.string(), z.unknown()).optional(),
+      // Kept as given: rebuilding the record would turn a variable named "__proto__" into the prototype.
+      variables: z
+        .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "expected an object of variables")
+        .optional(),
       stepsCompleted: names.optional(),
       artifacts: z.array(z.string()).optional(),
     })
