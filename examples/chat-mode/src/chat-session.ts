@@ -46,7 +46,7 @@ export async function runChatSession(phase: string, directory: string, print: (l
       if (event.type === "summarized") print(`  (summary record persisted: covers ${event.records.map((record) => record.coveredIds.length).join(", ")} messages)`);
       if (event.type === "tool-ran") print(`  [${event.call.name}(${event.call.arguments}) → ${event.content.length} characters]`);
     };
-    const result = await loop.send({ conversationId: CONVERSATION_ID, userInput: input, onEvent });
+    const result = await loop.send({ conversationId: CONVERSATION_ID, userInput: input, mode: "chat", onEvent });
     if (result.status === "failed") print(`  model call failed (${result.error?.code}: ${result.error?.message}); the failure is in the log, say "continue"`);
     else print(`< ${result.text}`);
   }

@@ -40,15 +40,16 @@ describe("ChatLoop: seed 002's chat mode", () => {
       ["user", "USER_INPUT\nHello"],
       ["assistant", "I see 1 stored message(s)."],
     ]);
-    expect(messages[0]).toMatchObject({ mode: "chat", runId: "chat-c1", createdAt: "2026-01-01T00:00:00.000Z" });
+    // A call that names no mode runs as agent, as a stored message without a mode is read.
+    expect(messages[0]).toMatchObject({ mode: "agent", runId: "chat-c1", createdAt: "2026-01-01T00:00:00.000Z" });
     expect(result.persisted.map((message) => message.id)).toEqual(messages.map((message) => message.id));
   });
 
   it("remembers: the next call's request carries the history from the store", async () => {
     const model = scriptedModel([{ text: "Nice to meet you, Ada." }, { text: "You are Ada." }]);
     const { loop } = loopWith(model);
-    await loop.send({ conversationId: "c1", userInput: "My name is Ada." });
-    await loop.send({ conversationId: "c1", userInput: "What is my name?" });
+    await loop.send({ conversationId: "c1", userInput: "My name is Ada.", mode: "chat" });
+    await loop.send({ conversationId: "c1", userInput: "What is my name?", mode: "chat" });
     const second = model.calls[1]!.request as OpenAIChatRequest;
     expect(second.messages.filter((message) => message.role !== "system").map((message) => [message.role, textOf(message)])).toEqual([
       ["user", "USER_INPUT\nMy name is Ada."],

@@ -23,7 +23,9 @@ export interface ChatSendOptions {
   readonly conversationId?: string;
   /** The user's message, persisted before anything else. Leave it out to let the model go on from the log. */
   readonly userInput?: string;
-  /** Default "chat". */
+  /**
+   * Default "agent", as a stored message without a mode is read: a call is chat mode only when it says so.
+   */
   readonly mode?: "chat" | "agent";
   readonly agent?: AgentInfo;
   /** The agent-level tool policy. */
@@ -54,7 +56,7 @@ export class ChatLoop {
   async send(call: ChatSendOptions): Promise<LoopResult> {
     const conversationId = call.conversationId?.trim() || undefined;
     const log = this.#logFor(conversationId);
-    const mode = call.mode ?? "chat";
+    const mode = call.mode ?? "agent";
     if (mode !== "chat" && mode !== "agent") throw new PluginOptionsError(OWNER, `mode: must be "chat" or "agent" (run mode is RunLoop's), got ${JSON.stringify(mode)}`);
     const factory: MessageFactory = {
       newId: this.#resolved.newId,
