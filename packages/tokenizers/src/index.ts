@@ -17,6 +17,15 @@ export { UnknownModelError } from "./errors/unknown-model-error.js";
 // Model registry
 export type { ModelInfo, ModelProvider } from "./registry/model-info.js";
 export { findModel, MODELS, resolveModel } from "./registry/resolve-model.js";
+export {
+  DEFAULT_OUTPUT_RESERVE_CAP,
+  defaultOutputReserve,
+  defaultOutputReserveReason,
+  type ModelDefaultSource,
+  type ModelDefaults,
+  type ModelDefaultsOptions,
+  modelDefaults,
+} from "./registry/model-defaults.js";
 
 // Plugin
 export { TokenizerPlugin, type TokenizerPluginOptions } from "./plugins/tokenizer-plugin.js";
