@@ -125,6 +125,85 @@ describe("importStoredMessages", () => {
     expect(importStoredMessages([message])).toStrictEqual([expected]);
   });
 
+  test.for<{ name: string; message: Record<string, unknown>; expected: Item }>([
+    {
+      name: "a completed run (seed 001's task_completed), with the run metadata",
+      message: { id: "end1", role: "assistant", partType: "task_completed", content: '{"result":"Released v2.4.2"}', createdAt: AT, mode: "run", runId: "r1", agentId: "rel" },
+      expected: { id: "end1", type: "task-completed", role: "assistant", text: '{"result":"Released v2.4.2"}', createdAt: AT, metadata: { mode: "run", runId: "r1", agentId: "rel" } },
+    },
+    {
+      name: "an abandoned run: reason is the item's, the partial result its text",
+      message: { id: "end2", role: "assistant", partType: "task_abandoned", reason: "budget cut", content: '{"partialResult":"half the notes"}' },
+      expected: { id: "end2", type: "task-abandoned", role: "assistant", reason: "budget cut", text: '{"partialResult":"half the notes"}', metadata: {} },
+    },
+    {
+      name: "a terminated run: terminatedBy is the item's",
+      message: { id: "end3", role: "assistant", partType: "task_terminated", terminatedBy: "user", content: "The run was stopped before it finished." },
+      expected: { id: "end3", type: "task-terminated", role: "assistant", terminatedBy: "user", text: "The run was stopped before it finished.", metadata: {} },
+    },
+    {
+      name: "an ending without its optional fields, content as text parts",
+      message: { id: "end4", role: "assistant", partType: "task_terminated", content: [{ type: "text", text: "Stopped." }] },
+      expected: { id: "end4", type: "task-terminated", role: "assistant", text: "Stopped.", metadata: {} },
+    },
+    {
+      name: "fields an ending does not use are kept in metadata.extra (a completed run's reason, an error flag)",
+      message: { id: "end5", role: "assistant", partType: "task_completed", content: "{}", reason: "not read here", error: true, tool_calls: [] },
+      expected: { id: "end5", type: "task-completed", role: "assistant", text: "{}", metadata: { extra: { reason: "not read here", error: true, tool_calls: [] } } },
+    },
+    {
+      name: "a message builder record whose body is an ending",
+      message: { id: "end6", createdAt: AT, body: { role: "assistant", partType: "task_abandoned", reason: "out of scope", content: "{}" } },
+      expected: { id: "end6", type: "task-abandoned", role: "assistant", reason: "out of scope", text: "{}", createdAt: AT, metadata: {} },
+    },
+    {
+      name: "a partType ending on a user message is not an ending: kept in metadata.extra",
+      message: { id: "u9", role: "user", partType: "task_completed", content: "done?" },
+      expected: { id: "u9", type: "user", role: "user", text: "done?", metadata: { extra: { partType: "task_completed" } } },
+    },
+  ])("run endings: $name", ({ message, expected }) => {
+    expect(importStoredMessages([message])).toStrictEqual([expected]);
+  });
+
+  test.for<{ name: string; message: Record<string, unknown>; path: Array<string | number>; field: string; says: string }>([
+    { name: "a reason that is not a string", message: { id: "e1", role: "assistant", partType: "task_abandoned", reason: 42, content: "{}" }, path: ["reason"], field: "reason", says: "expected a string, got 42" },
+    {
+      name: "a terminatedBy that is not a string",
+      message: { id: "e1", role: "assistant", partType: "task_terminated", terminatedBy: ["user"], content: "" },
+      path: ["terminatedBy"],
+      field: "terminatedBy",
+      says: "expected a string",
+    },
+    { name: "content that is a number", message: { id: "e1", role: "assistant", partType: "task_completed", content: 7 }, path: ["content"], field: "content", says: "" },
+    {
+      name: "an ending that carries tool calls",
+      message: { id: "e1", role: "assistant", partType: "task_completed", content: "{}", tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+      path: ["tool_calls"],
+      field: "tool_calls",
+      says: "a task_completed record carries no tool calls",
+    },
+  ])("run endings: rejects $name, naming index, id and field", ({ message, path, field, says }) => {
+    const error = catchInvalidInput(() => importStoredMessages([{ id: "u1", role: "user", content: "go" }, message]));
+    expect(errorShape(error)).toStrictEqual({ name: "InvalidInputError", code: "INPUT_INVALID", source: "stored message", index: 1, id: "e1", path });
+    expect(error.issues).toHaveLength(1);
+    expect(error.message).toContain(`stored message[1] (id "e1"), field ${field}: ${says}`);
+  });
+
+  test("a run's ending renders as such, after the run's messages", async () => {
+    const items = importStoredMessages([
+      { id: "u1", role: "user", content: "USER_INPUT\nShip it", mode: "run", runId: "r1" },
+      { id: "a1", role: "assistant", content: "Shipped.", mode: "run", runId: "r1" },
+      { id: "end", role: "assistant", partType: "task_terminated", terminatedBy: "user", content: "Stopped.", mode: "run", runId: "r1" },
+    ]);
+    const { request } = await createPipeline().build(items, { renderer: "openai", order: "input" });
+    // A request may not end on an assistant message: the renderer adds its "Continue." turn after the record.
+    expect(request.messages.slice(-3)).toStrictEqual([
+      { role: "assistant", content: "Shipped." },
+      { role: "assistant", content: "Task terminated by user:\nStopped." },
+      { role: "user", content: "Continue." },
+    ]);
+  });
+
   test.for<{ name: string; message: Record<string, unknown>; metadata: Item["metadata"]; mode: string }>([
     { name: "no mode: read as agent, and none is written into the metadata", message: { id: "u1", role: "user", content: "hi" }, metadata: {}, mode: "agent" },
     { name: "no mode, other run metadata kept", message: { id: "u2", role: "user", content: "hi", runId: "chat-c1" }, metadata: { runId: "chat-c1" }, mode: "agent" },

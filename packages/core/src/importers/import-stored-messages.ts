@@ -54,6 +54,9 @@ export function storedMessageMode(item: { readonly metadata?: { readonly mode?: 
  * - A tool message answers `tool_call_id`, or, without one, the `tool_use_id` of its content (a
  *   `{ tool_use_id, content }` object, or `tool_result` parts: one result each).
  * - A call id or tool_call_id may be "" (servers that give calls no id): repair-orphans pairs them by position.
+ * - An assistant message with partType "task_completed", "task_abandoned" or "task_terminated" records
+ *   how a run ended: a task-completed, task-abandoned (with `reason`) or task-terminated (with
+ *   `terminatedBy`) item whose text is the record's content.
  */
 export function importStoredMessages(messages: unknown): Item[] {
   return runImport(SOURCE, messages, readStoredMessage);
@@ -121,6 +124,8 @@ function readStoredMessage(record: Record<string, unknown>, reader: RecordReader
       return [{ type: "system", text: content.text, ...common() }];
     }
     case "assistant": {
+      const ending = TASK_PART_TYPES[String(field("partType").peek("partType"))];
+      if (ending !== undefined) return readTaskEnding(reader, message, extra, ending, field, common);
       // Chat and run mode persist an LLM failure as an assistant message so the user can say "continue".
       const failed = field("partType").peek("partType") === "error" || field("error").peek("error") === true;
       if (field("partType").peek("partType") === "error") field("partType").take("partType");
@@ -168,6 +173,36 @@ function readStoredMessage(record: Record<string, unknown>, reader: RecordReader
       }));
     }
   }
+}
+
+/** How a run ended (run mode's output records), by the stored partType. */
+const TASK_PART_TYPES: Readonly<Record<string, "task-completed" | "task-abandoned" | "task-terminated">> = Object.assign(Object.create(null), {
+  task_completed: "task-completed",
+  task_abandoned: "task-abandoned",
+  task_terminated: "task-terminated",
+});
+
+/**
+ * A run's ending record: the body (`{"result": …}`, `{"partialResult": …}` or text) is the item's text;
+ * an abandoned run's `reason` and a terminated run's `terminatedBy` are the item's fields.
+ */
+function readTaskEnding(
+  reader: RecordReader,
+  message: RecordFields,
+  extra: ExtraFields,
+  type: "task-completed" | "task-abandoned" | "task-terminated",
+  field: (key: string) => RecordFields,
+  common: () => object,
+): ItemInput[] {
+  const partType = field("partType").take("partType");
+  const reason = type === "task-abandoned" ? field("reason").string("reason") : undefined;
+  const terminatedBy = type === "task-terminated" ? field("terminatedBy").string("terminatedBy") : undefined;
+  // An ending answers no call: calls on it would leave their results without a call to follow.
+  const calls = message.peek("tool_calls");
+  if (Array.isArray(calls) && calls.length > 0) message.issue("tool_calls", `a ${String(partType)} record carries no tool calls`);
+  const content = readChatContent(reader, message, extra, TEXT_CONTENT);
+  keepOtherParts(extra, content.otherParts);
+  return [{ type, ...withoutUndefined({ reason, terminatedBy }), text: content.text, ...common() } as ItemInput];
 }
 
 /** The ids a summary replaces: the inclusive range `summary: { fromId, toId }` and/or a list. */
