@@ -9,7 +9,7 @@ import { DEFAULT_STRATEGIES } from "./default-strategies.js";
 type OpenAIMessage = { role: string; content: string | null; tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }>; tool_call_id?: string };
 type StoredMessage = OpenAIMessage & { id: string; createdAt: string; mode?: string; runId?: string; toolName?: string; partType?: string };
 
-const LOG = "line ".repeat(60);
+const LOG = "line ".repeat(120);
 
 /** Turns of a question, a tool call, a long result and an answer, as OpenAI Chat messages. */
 function openAIHistory(turns: number): OpenAIMessage[] {
@@ -79,7 +79,7 @@ describe("the chat-mode calls, as chat mode writes them", () => {
         compressions++;
       }
       const call: OpenAIMessage = { role: "assistant", content: null, tool_calls: [{ id: `loop${turn}`, type: "function", function: { name: "run", arguments: "{}" } }] };
-      const result: OpenAIMessage = { role: "tool", tool_call_id: `loop${turn}`, content: "out ".repeat(40) };
+      const result: OpenAIMessage = { role: "tool", tool_call_id: `loop${turn}`, content: "out ".repeat(80) };
       messages.push(call, result);
       loopMessages.push(call, result);
     }

@@ -154,4 +154,26 @@ describe("clear-tool-results", () => {
     expect(cleared(result)).toEqual([]);
     expect(result.report.compression).toMatchObject({ triggered: true, ran: false });
   });
+  test("leaves a result whose placeholder would save less than minSaving tokens (default 50)", async () => {
+    const sizes = [30, 60, 70, 120, 40, 100];
+    const items = sizes.flatMap((size, index) => toolTurn(index + 1, "run_tests", size));
+    const build = (settings: Omit<ClearToolResultsSettings, "type">) => createPipeline({ plugins: [plugin({ keepRecent: 0, clearAtLeast: 0, ...settings }, 50)] }).build(items, { tokenizer: wordTokenizer });
+    // What clearing each result saves, from a build that clears every one it can (the newest turn, the current loop, is protected).
+    const savings = (await build({ minSaving: 1 })).report.entries.filter((entry) => entry.decision === "cleared").map((entry) => ({ id: entry.id, saving: entry.tokensSaved! }));
+    expect(savings.map(({ id }) => id)).toEqual(["t1", "t2", "t3", "t4", "t5"]);
+    const clearedAt = (minimum: number) => savings.filter(({ saving }) => saving >= minimum).map(({ id }) => id);
+    // Some results save less than 50 and some more, so the default has something to leave.
+    expect(clearedAt(50).length).toBeGreaterThan(0);
+    expect(clearedAt(50).length).toBeLessThan(savings.length);
+    expect(cleared(await build({}))).toEqual(clearedAt(50));
+    expect(cleared(await build({ minSaving: 80 }))).toEqual(clearedAt(80));
+    // A short result that stays is sent whole.
+    const result = await build({});
+    expect(result.report.entries.find((entry) => entry.id === "t1")?.decision).toBe("kept");
+    expect(result.request.messages.find((message) => message.role === "tool" && message.tool_call_id === "call_1")?.content).toBe(words(30, "w"));
+  });
+
+  test("minSaving must be a positive integer", () => {
+    expect(() => plugin({ minSaving: 0 })).toThrow(/minSaving/);
+  });
 });

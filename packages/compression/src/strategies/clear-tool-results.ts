@@ -2,7 +2,9 @@
 // call stays paired with its result and the model knows it can call again. The newest keepRecent
 // results, results of excluded tools and anything protected stay. Once clearing is due it clears at
 // least clearAtLeast tokens, oldest first: the cleared set grows in batches, so the request's prefix
-// does not change on every turn (Anthropic's clear_at_least, for the same reason).
+// does not change on every turn (Anthropic's clear_at_least, for the same reason). A result whose
+// placeholder would save less than minSaving tokens stays: wiping a short, useful result and breaking
+// the cache for a handful of tokens is a loss.
 import type { Item, ItemOf, Items } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
@@ -16,6 +18,8 @@ export const clearToolResultsSettingsSchema = z.strictObject({
   excludeTools: z.array(z.string().min(1)).default([]),
   /** Once clearing, clear at least this many tokens. Default 1,000. */
   clearAtLeast: z.number().int().nonnegative().default(1000),
+  /** A result is cleared only when its placeholder saves at least this many tokens. Default 50. */
+  minSaving: z.number().int().positive().default(50),
   /** The text that replaces a cleared result; `{tokens}` and `{tool}` are filled in. */
   placeholder: z.string().min(1).default("[Tool result cleared to save context ({tokens} tokens). Call {tool} again if you need it.]"),
 });
@@ -63,7 +67,7 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
         const tokens = context.build.countTokens(item);
         const replacement = placeholderOf(item, textFor(item, tokens));
         const saving = tokens - context.build.countTokens(replacement);
-        if (saving <= 0) continue;
+        if (saving < options.minSaving) continue;
         cleared.set(item.id, replacement);
         saved += saving;
       }
