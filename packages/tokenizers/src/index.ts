@@ -20,11 +20,11 @@ export { findModel, MODELS, resolveModel } from "./registry/resolve-model.js";
 export {
   DEFAULT_OUTPUT_RESERVE_CAP,
   defaultOutputReserve,
-  defaultOutputReserveReason,
   type ModelDefaultSource,
   type ModelDefaults,
   type ModelDefaultsOptions,
   modelDefaults,
+  outputReserveReason,
 } from "./registry/model-defaults.js";
 
 // Plugin

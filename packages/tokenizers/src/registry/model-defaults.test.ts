@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { UnknownModelError } from "../errors/unknown-model-error.js";
 import { TokenizerPlugin } from "../plugins/tokenizer-plugin.js";
-import { DEFAULT_OUTPUT_RESERVE_CAP, defaultOutputReserve, type ModelDefaultsOptions, modelDefaults } from "./model-defaults.js";
+import { DEFAULT_OUTPUT_RESERVE_CAP, defaultOutputReserve, type ModelDefaultsOptions, modelDefaults, outputReserveReason } from "./model-defaults.js";
 import { findModel, MODELS, resolveModel } from "./resolve-model.js";
 
 const items = importStoredMessages([{ id: "m1", role: "user", content: "How many tokens may this prompt use?", createdAt: "2026-03-02T09:00:00Z" }]);
@@ -64,9 +64,13 @@ describe("modelDefaults", () => {
   });
 
   test.for([
-    ["gpt-4o", { maxTokens: 50_000 }, { maxTokens: 50_000, reserveOutputTokens: 16_384, inputBudget: 33_616 }, { maxTokens: "option", reserveOutputTokens: "registry" }],
+    ["gpt-4o", { maxTokens: 80_000 }, { maxTokens: 80_000, reserveOutputTokens: 16_384, inputBudget: 63_616 }, { maxTokens: "option", reserveOutputTokens: "registry" }],
+    // A smaller budget keeps at most a quarter of it for the answer.
+    ["gpt-4o", { maxTokens: 50_000 }, { maxTokens: 50_000, reserveOutputTokens: 12_500, inputBudget: 37_500 }, { maxTokens: "option", reserveOutputTokens: "registry" }],
+    ["gpt-4o", { maxTokens: 2_000 }, { maxTokens: 2_000, reserveOutputTokens: 500, inputBudget: 1_500 }, { maxTokens: "option", reserveOutputTokens: "registry" }],
+    ["gpt-4o", { maxTokens: 3 }, { maxTokens: 3, reserveOutputTokens: 0, inputBudget: 3 }, { maxTokens: "option", reserveOutputTokens: "registry" }],
     ["gpt-4o", { reserveOutputTokens: 0 }, { maxTokens: 128_000, reserveOutputTokens: 0, inputBudget: 128_000 }, { maxTokens: "registry", reserveOutputTokens: "option" }],
-    ["gpt-4o", { maxTokens: 2_000, reserveOutputTokens: 500 }, { maxTokens: 2_000, reserveOutputTokens: 500, inputBudget: 1_500 }, { maxTokens: "option", reserveOutputTokens: "option" }],
+    ["gpt-4o", { maxTokens: 2_000, reserveOutputTokens: 1_500 }, { maxTokens: 2_000, reserveOutputTokens: 1_500, inputBudget: 500 }, { maxTokens: "option", reserveOutputTokens: "option" }],
     // A reserve above the output limit is the caller's to choose.
     ["gpt-4", { reserveOutputTokens: 8_000 }, { maxTokens: 8_192, reserveOutputTokens: 8_000, inputBudget: 192 }, { maxTokens: "registry", reserveOutputTokens: "option" }],
     // The whole GPT-5 window asked for: the input limit still holds.
@@ -79,10 +83,23 @@ describe("modelDefaults", () => {
   });
 
   test.for([
-    [{ fallback: "o200k_base", maxTokens: 32_000 }, { maxTokens: 32_000, reserveOutputTokens: 0, inputBudget: 32_000 }, { maxTokens: "option", reserveOutputTokens: "registry" }],
-    [{ fallback: "cl100k_base", maxTokens: 32_000, reserveOutputTokens: 4_000 }, { maxTokens: 32_000, reserveOutputTokens: 4_000, inputBudget: 28_000 }, { maxTokens: "option", reserveOutputTokens: "option" }],
+    [{ fallback: "o200k_base", maxTokens: 32_000 }, { maxTokens: 32_000, reserveOutputTokens: 8_000, inputBudget: 24_000 }, { maxTokens: "option", reserveOutputTokens: "registry" }],
+    [{ fallback: "o200k_base", maxTokens: 1_000_000 }, { maxTokens: 1_000_000, reserveOutputTokens: 32_000, inputBudget: 968_000 }, { maxTokens: "option", reserveOutputTokens: "registry" }],
+    [{ fallback: "cl100k_base", maxTokens: 32_000, reserveOutputTokens: 0 }, { maxTokens: 32_000, reserveOutputTokens: 0, inputBudget: 32_000 }, { maxTokens: "option", reserveOutputTokens: "option" }],
   ] as const)("an unknown model with %j is counted with the fallback, inexact", ([options, figures, sources]) => {
     expect(modelDefaults("my-local-model", options)).toEqual({ model: "my-local-model", info: undefined, exact: false, ...figures, sources });
+  });
+
+  test.for([
+    ["gpt-4o", {}, "the output limit of gpt-4o"],
+    ["gpt-5", {}, "the output limit of gpt-5, capped at 32,000"],
+    ["gpt-4", {}, "a quarter of the 8,192-token context window of gpt-4, whose output limit is 8,192"],
+    ["gpt-4o", { maxTokens: 2_000 }, "a quarter of maxTokens 2,000"],
+    ["gpt-4o", { reserveOutputTokens: 100 }, "given as reserveOutputTokens"],
+    ["my-local-model", { fallback: "o200k_base", maxTokens: 32_000 }, "a quarter of maxTokens 32,000"],
+    ["my-local-model", { fallback: "o200k_base", maxTokens: 200_000 }, "the cap of 32,000: no output limit is known for my-local-model"],
+  ] as const)("the reserve of %s with %j is %j", ([model, options, reason]) => {
+    expect(outputReserveReason(modelDefaults(model, options))).toBe(reason);
   });
 
   test("an unknown model without a fallback throws UnknownModelError with close names", () => {
@@ -110,21 +127,6 @@ describe("modelDefaults", () => {
       "my-local-model",
       { fallback: "o200k_base", maxTokens: 4_000, reserveOutputTokens: 4_000 },
       "✖ 4,000 tokens reserved for the answer leave no room for the prompt in maxTokens 4,000: must be less\n  → at reserveOutputTokens",
-    ],
-    [
-      "gpt-4o",
-      { maxTokens: 2_000 },
-      "✖ 2,000 leaves no room for the prompt after the 16,384 tokens reserved for the answer by default (the output limit of gpt-4o): give a larger maxTokens, or reserveOutputTokens (0 reserves nothing)\n  → at maxTokens",
-    ],
-    [
-      "claude-sonnet-4",
-      { maxTokens: 32_000 },
-      "✖ 32,000 leaves no room for the prompt after the 32,000 tokens reserved for the answer by default (the output limit of claude-sonnet-4, capped at 32,000): give a larger maxTokens, or reserveOutputTokens (0 reserves nothing)\n  → at maxTokens",
-    ],
-    [
-      "gpt-4",
-      { maxTokens: 2_000 },
-      "✖ 2,000 leaves no room for the prompt after the 2,048 tokens reserved for the answer by default (a quarter of the 8,192-token context window of gpt-4, whose output limit is 8,192): give a larger maxTokens, or reserveOutputTokens (0 reserves nothing)\n  → at maxTokens",
     ],
     ["gpt-4o", { maxTokens: 2_000, reserveOutputTokens: 2_500 }, "✖ 2,500 tokens reserved for the answer leave no room for the prompt in maxTokens 2,000: must be less\n  → at reserveOutputTokens"],
     ["gpt-4", { reserveOutputTokens: 8_192 }, "✖ 8,192 tokens reserved for the answer leave no room for the prompt in the 8,192-token context window of gpt-4: must be less\n  → at reserveOutputTokens"],
@@ -173,27 +175,32 @@ describe("modelDefaults properties", () => {
         fc.option(fc.integer({ min: 0, max: 300_000 }), { nil: undefined }),
         (info, maxTokens, reserveOutputTokens) => {
           const options = { ...(maxTokens === undefined ? {} : { maxTokens }), ...(reserveOutputTokens === undefined ? {} : { reserveOutputTokens }) };
-          const reserve = reserveOutputTokens ?? defaultOutputReserve(info);
-          fc.pre(reserve < (maxTokens ?? info.contextWindow));
+          const requested = maxTokens ?? info.contextWindow;
+          // Only a given reserve can leave the prompt no room; a default never does.
+          fc.pre(reserveOutputTokens === undefined || reserveOutputTokens < requested);
+          const reserve = reserveOutputTokens ?? Math.min(defaultOutputReserve(info), Math.floor(requested / 4));
           const defaults = modelDefaults(info.model, options);
           expect(defaults.inputBudget).toBeGreaterThan(0);
           expect(defaults.inputBudget).toBeLessThanOrEqual(defaults.maxTokens - defaults.reserveOutputTokens);
           expect(defaults.inputBudget).toBeLessThanOrEqual(info.maxInputTokens);
-          expect(defaults.inputBudget).toBe(Math.min((maxTokens ?? info.contextWindow) - reserve, info.maxInputTokens));
-          expect(defaults.maxTokens).toBeLessThanOrEqual(maxTokens ?? info.contextWindow);
-          if (reserveOutputTokens === undefined) expect(defaults.reserveOutputTokens).toBeLessThanOrEqual(info.maxOutputTokens);
-          else expect(defaults.reserveOutputTokens).toBe(reserveOutputTokens);
+          expect(defaults.inputBudget).toBe(Math.min(requested - reserve, info.maxInputTokens));
+          expect(defaults.reserveOutputTokens).toBe(reserve);
+          expect(defaults.maxTokens).toBeLessThanOrEqual(requested);
+          if (reserveOutputTokens === undefined) {
+            expect(defaults.reserveOutputTokens).toBeLessThanOrEqual(info.maxOutputTokens);
+            expect(defaults.reserveOutputTokens).toBeLessThanOrEqual(DEFAULT_OUTPUT_RESERVE_CAP);
+            expect(defaults.reserveOutputTokens * 4).toBeLessThanOrEqual(requested);
+          }
         },
       ),
     );
   });
 
-  test("options that leave the prompt no room are refused, never answered with a budget of 0 or less", () => {
+  test("a given reserve that leaves the prompt no room is refused, never answered with a budget of 0 or less", () => {
     fc.assert(
-      fc.property(knownModel, fc.integer({ min: 1, max: 200_000 }), (info, maxTokens) => {
-        const reserve = defaultOutputReserve(info);
-        fc.pre(reserve >= maxTokens);
-        expect(() => modelDefaults(info.model, { maxTokens })).toThrow(PluginOptionsError);
+      fc.property(knownModel, fc.option(fc.integer({ min: 1, max: 200_000 }), { nil: undefined }), fc.integer({ min: 0, max: 2_500_000 }), (info, maxTokens, reserveOutputTokens) => {
+        fc.pre(reserveOutputTokens >= (maxTokens ?? info.contextWindow));
+        expect(() => modelDefaults(info.model, { ...(maxTokens === undefined ? {} : { maxTokens }), reserveOutputTokens })).toThrow(PluginOptionsError);
       }),
     );
   });

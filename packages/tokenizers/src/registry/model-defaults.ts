@@ -1,6 +1,7 @@
 // The token-counting defaults of a model, resolved in one place so that the CLI and the loops cannot
 // disagree: the whole request's budget is the model's window, of which the answer keeps its output
-// limit (capped), and the prompt gets the rest, never more than the model accepts as input.
+// limit (at most 32,000 and a quarter of the budget), and the prompt gets the rest, never more than
+// the model accepts as input.
 import { PluginOptionsError } from "@ctxpipe/core";
 import { ENCODING_NAMES, type EncodingName } from "../encodings/encoding-name.js";
 import { checkOptions, describeValue, nonEmptyString, oneOf, type OptionCheck } from "../options/check-options.js";
@@ -26,7 +27,11 @@ export function defaultOutputReserve(info: ModelInfo): number {
 export interface ModelDefaultsOptions {
   /** The whole request's budget (prompt + answer), a whole number of at least 1. Default: the model's contextWindow. */
   readonly maxTokens?: number;
-  /** Tokens kept free for the answer, a whole number (0 allowed). Default: defaultOutputReserve(info), or 0 for a model the registry does not know. */
+  /**
+   * Tokens kept free for the answer, a whole number (0 allowed). Default: defaultOutputReserve(info),
+   * at most a quarter of maxTokens; for a model the registry does not know, a quarter of maxTokens,
+   * at most DEFAULT_OUTPUT_RESERVE_CAP.
+   */
   readonly reserveOutputTokens?: number;
   /** Count a model the registry does not know with this encoding (flagged inexact); maxTokens is then required. */
   readonly fallback?: EncodingName;
@@ -54,7 +59,7 @@ export interface ModelDefaults {
   readonly inputBudget: number;
   /**
    * Where each figure came from, for reports and --help: "option" when the caller gave it, "registry"
-   * when it is the model's default (a reserve of 0 for a model the registry does not know).
+   * when it is the model's default (see outputReserveReason for why a reserve is what it is).
    */
   readonly sources: { readonly maxTokens: ModelDefaultSource; readonly reserveOutputTokens: ModelDefaultSource };
 }
@@ -73,12 +78,20 @@ const MODEL_DEFAULTS_OPTION_CHECKS: Readonly<Record<keyof ModelDefaultsOptions, 
 
 const count = (value: number) => value.toLocaleString("en-US");
 
-/** Why defaultOutputReserve(info) is what it is, for error messages and reports. */
-export function defaultOutputReserveReason(info: ModelInfo): string {
-  const reserve = defaultOutputReserve(info);
-  if (reserve === info.maxOutputTokens) return `the output limit of ${info.model}`;
-  if (reserve === DEFAULT_OUTPUT_RESERVE_CAP) return `the output limit of ${info.model}, capped at ${count(DEFAULT_OUTPUT_RESERVE_CAP)}`;
-  return `a quarter of the ${count(info.contextWindow)}-token context window of ${info.model}, whose output limit is ${count(info.maxOutputTokens)}`;
+/**
+ * Why a result's reserve is what it is, e.g. "the output limit of gpt-4o" or "a quarter of maxTokens
+ * 2,000": for reports and messages that say where the figures came from.
+ */
+export function outputReserveReason(defaults: ModelDefaults): string {
+  const { info, reserveOutputTokens: reserve } = defaults;
+  if (defaults.sources.reserveOutputTokens === "option") return "given as reserveOutputTokens";
+  if (info !== undefined && reserve === defaultOutputReserve(info)) {
+    if (reserve === info.maxOutputTokens) return `the output limit of ${info.model}`;
+    if (reserve === DEFAULT_OUTPUT_RESERVE_CAP) return `the output limit of ${info.model}, capped at ${count(DEFAULT_OUTPUT_RESERVE_CAP)}`;
+    return `a quarter of the ${count(info.contextWindow)}-token context window of ${info.model}, whose output limit is ${count(info.maxOutputTokens)}`;
+  }
+  if (reserve === DEFAULT_OUTPUT_RESERVE_CAP) return `the cap of ${count(DEFAULT_OUTPUT_RESERVE_CAP)}: no output limit is known for ${defaults.model}`;
+  return `a quarter of maxTokens ${count(defaults.maxTokens)}`;
 }
 
 function invalid(field: keyof ModelDefaultsOptions | "model", problem: string): PluginOptionsError {
@@ -93,48 +106,33 @@ function invalid(field: keyof ModelDefaultsOptions | "model", problem: string): 
  * @example
  * modelDefaults("gpt-4o"); // { maxTokens: 128_000, reserveOutputTokens: 16_384, inputBudget: 111_616, … }
  * modelDefaults("gpt-5"); // { maxTokens: 304_000, reserveOutputTokens: 32_000, inputBudget: 272_000, … }
- * modelDefaults("my-model", { fallback: "o200k_base", maxTokens: 32_000 }); // inputBudget: 32_000, exact: false
+ * modelDefaults("gpt-4o", { maxTokens: 8_000 }); // { maxTokens: 8_000, reserveOutputTokens: 2_000, inputBudget: 6_000, … }
+ * modelDefaults("my-model", { fallback: "o200k_base", maxTokens: 32_000 }); // reserveOutputTokens: 8_000, exact: false
  *
  * @throws UnknownModelError for a model the registry does not know and no `fallback`, with close names as suggestions.
- * @throws PluginOptionsError naming the field: a bad number or encoding, a reserve that leaves the
- *   prompt no room in maxTokens, or an unknown model with a fallback but no maxTokens.
+ * @throws PluginOptionsError naming the field: a bad number or encoding, a given reserve that leaves
+ *   the prompt no room, or an unknown model with a fallback but no maxTokens.
  */
 export function modelDefaults(model: string, options: ModelDefaultsOptions = {}): ModelDefaults {
   checkOptions(OWNER, options, MODEL_DEFAULTS_OPTION_CHECKS);
   const modelProblem = nonEmptyString(model);
   if (modelProblem !== undefined) throw invalid("model", modelProblem);
   const info = options.fallback === undefined ? resolveModel(model) : findModel(model);
-  const sources = {
-    maxTokens: options.maxTokens === undefined ? "registry" : "option",
-    reserveOutputTokens: options.reserveOutputTokens === undefined ? "registry" : "option",
-  } as const;
-
-  if (info === undefined) {
-    if (options.maxTokens === undefined) {
-      throw invalid("maxTokens", `the registry does not know the context window of "${model}", which is counted with the fallback encoding ${options.fallback}: give maxTokens`);
-    }
-    const reserveOutputTokens = options.reserveOutputTokens ?? 0;
-    if (reserveOutputTokens >= options.maxTokens) {
-      throw invalid("reserveOutputTokens", `${count(reserveOutputTokens)} tokens reserved for the answer leave no room for the prompt in maxTokens ${count(options.maxTokens)}: must be less`);
-    }
-    const maxTokens = options.maxTokens;
-    return Object.freeze({ model, info, exact: false, maxTokens, reserveOutputTokens, inputBudget: maxTokens - reserveOutputTokens, sources: Object.freeze(sources) });
+  if (info === undefined && options.maxTokens === undefined) {
+    throw invalid("maxTokens", `the registry does not know the context window of "${model}", which is counted with the fallback encoding ${options.fallback}: give maxTokens`);
   }
-
-  const reserveOutputTokens = options.reserveOutputTokens ?? defaultOutputReserve(info);
-  const requested = options.maxTokens ?? info.contextWindow;
+  const requested = options.maxTokens ?? (info as ModelInfo).contextWindow;
+  // A budget smaller than the window keeps the answer's share of it: at most a quarter.
+  const reserveOutputTokens = options.reserveOutputTokens ?? Math.min(info === undefined ? DEFAULT_OUTPUT_RESERVE_CAP : defaultOutputReserve(info), Math.floor(requested / 4));
   if (reserveOutputTokens >= requested) {
-    throw options.reserveOutputTokens === undefined
-      ? invalid(
-          "maxTokens",
-          `${count(requested)} leaves no room for the prompt after the ${count(reserveOutputTokens)} tokens reserved for the answer by default (${defaultOutputReserveReason(info)}): give a larger maxTokens, or reserveOutputTokens (0 reserves nothing)`,
-        )
-      : invalid(
-          "reserveOutputTokens",
-          `${count(reserveOutputTokens)} tokens reserved for the answer leave no room for the prompt in ${sources.maxTokens === "option" ? `maxTokens ${count(requested)}` : `the ${count(requested)}-token context window of ${info.model}`}: must be less`,
-        );
+    const budget = info === undefined || options.maxTokens !== undefined ? `maxTokens ${count(requested)}` : `the ${count(requested)}-token context window of ${info.model}`;
+    throw invalid("reserveOutputTokens", `${count(reserveOutputTokens)} tokens reserved for the answer leave no room for the prompt in ${budget}: must be less`);
   }
   // Core lets the prompt use maxTokens − reserve: lower maxTokens where the model's input limit is smaller.
-  const maxTokens = Math.min(requested, info.maxInputTokens + reserveOutputTokens);
-  return Object.freeze({ model, info, exact: info.exact, maxTokens, reserveOutputTokens, inputBudget: maxTokens - reserveOutputTokens, sources: Object.freeze(sources) });
+  const maxTokens = info === undefined ? requested : Math.min(requested, info.maxInputTokens + reserveOutputTokens);
+  const sources = Object.freeze({
+    maxTokens: options.maxTokens === undefined ? "registry" : "option",
+    reserveOutputTokens: options.reserveOutputTokens === undefined ? "registry" : "option",
+  } as const);
+  return Object.freeze({ model, info, exact: info?.exact ?? false, maxTokens, reserveOutputTokens, inputBudget: maxTokens - reserveOutputTokens, sources });
 }
