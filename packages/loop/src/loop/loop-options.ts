@@ -5,6 +5,8 @@ import type { ConversationStore } from "@ctxpipe/store";
 import { systemPromptPlugins, type ToolPolicyConfig } from "@ctxpipe/system-prompt";
 import type { ModelAdapter } from "../model/model-adapter.js";
 import type { LoopTool } from "../tools/loop-tool.js";
+import { CountingPipeline } from "./counting-pipeline.js";
+import { type LoopCounting, resolveLoopCounting, type TokenCountingOptions } from "./loop-token-counting.js";
 import { DEFAULT_MAX_RETRY_DELAY_MS, defaultRetryTiming, type RetryTiming } from "./retry-delay.js";
 
 export interface LoopOptions {
@@ -15,15 +17,30 @@ export interface LoopOptions {
   /** The system-level tool policy, merged with each call's agent-level one (a deny wins). */
   readonly systemToolPolicy?: ToolPolicyConfig;
   /**
-   * The pipeline every conversation is built with. Default: one per conversation, with the system
-   * prompt plugins, a CompressionPlugin (see `compression`) and `plugins`.
+   * The pipeline every conversation is built with, used as given: it counts with its own tokenizer
+   * and gets no default budget. Default: one per conversation, with the system prompt plugins, a
+   * CompressionPlugin (see `compression`) and `plugins`, counting for the model (see `tokenCounting`).
    */
   readonly pipeline?: Pipeline;
+  /**
+   * How the default pipelines count. By default they count for the model adapter's `model` through
+   * the model registry of @ctxpipe/tokenizers: exactly for OpenAI models, with an approximation
+   * flagged inexact for Claude and Gemini that learns from the usage each call reports. Their builds
+   * get the model's budget: `maxTokens` its context window, `reserveOutputTokens` its output limit
+   * (at most 32,000, and at most a quarter of a smaller `maxTokens` you give), unless `buildOptions`
+   * gives them. A model the registry does not know is an
+   * UnknownModelError when the loop is made, unless `fallback` is given (with `buildOptions.maxTokens`).
+   * An adapter without a model name (a scripted model) counts with core's estimate and has no default budget.
+   */
+  readonly tokenCounting?: TokenCountingOptions;
   /** Plugins added to the default pipelines, e.g. a renderer for the model's provider. */
   readonly plugins?: ReadonlyArray<PipelinePlugin>;
   /** The default pipelines' CompressionPlugin, or false for none. Default: clear old tool results, then slide the window. */
   readonly compression?: CompressionPluginOptions | false;
-  /** Passed to every build: maxTokens, reserveOutputTokens, validation, system... */
+  /**
+   * Passed to every build: maxTokens, reserveOutputTokens, validation, system... `maxTokens` and
+   * `reserveOutputTokens` replace the model's defaults (see `tokenCounting`).
+   */
   readonly buildOptions?: Omit<BuildOptions, "renderer" | "tools" | "summaries" | "mode" | "agent" | "toolPolicy" | "systemToolPolicy" | "runContext">;
   /** Model calls per loop call. Default 20, as in chat mode's tool loop. */
   readonly maxTurns?: number;
@@ -62,6 +79,18 @@ export interface ResolvedLoopOptions {
   readonly retryTiming: RetryTiming;
   readonly newId: () => string;
   readonly now: () => Date;
+  /** The default pipelines' tokenizer and budget; undefined when they count with core's estimate. */
+  readonly counting: LoopCounting | undefined;
+}
+
+/** Counting resolved when the loop was made, for its PipelinePerConversation (made with the same options). */
+const resolvedCounting = new WeakMap<LoopOptions, LoopCounting | undefined>();
+
+function countingOf(owner: string, options: LoopOptions): LoopCounting | undefined {
+  if (resolvedCounting.has(options)) return resolvedCounting.get(options);
+  const counting = options.pipeline === undefined ? resolveLoopCounting(owner, options.model, options.tokenCounting, options.buildOptions) : undefined;
+  resolvedCounting.set(options, counting);
+  return counting;
 }
 
 function positiveInteger(owner: string, field: string, value: number | undefined, fallback: number, minimum = 1): number {
@@ -97,17 +126,24 @@ export function resolveLoopOptions(owner: string, options: LoopOptions): Resolve
     },
     newId: options.newId ?? (() => crypto.randomUUID()),
     now: options.now ?? (() => new Date()),
+    // Last: an unknown model is reported after the options that are simply malformed.
+    counting: countingOf(owner, options),
   };
 }
 
-/** One pipeline per conversation, so each one's cache report compares with its own previous build. */
+/**
+ * One pipeline per conversation, so each one's cache report compares with its own previous build and
+ * its tokenizer learns from that conversation's usage.
+ */
 export class PipelinePerConversation {
   readonly #options: LoopOptions;
+  readonly #counting: LoopCounting | undefined;
   readonly #pipelines = new Map<string, Pipeline>();
   static readonly LIMIT = 64;
 
   constructor(options: LoopOptions) {
     this.#options = options;
+    this.#counting = countingOf("the loop", options);
   }
 
   for(conversationId: string | undefined): Pipeline {
@@ -126,8 +162,9 @@ export class PipelinePerConversation {
 
   #create(): Pipeline {
     const compression = this.#options.compression ?? { strategies: [...DEFAULT_STRATEGIES] };
-    return createPipeline({
-      plugins: [...systemPromptPlugins(), ...(compression === false ? [] : [new CompressionPlugin(compression)]), ...(this.#options.plugins ?? [])],
-    });
+    const plugins = [...systemPromptPlugins(), ...(compression === false ? [] : [new CompressionPlugin(compression)]), ...(this.#options.plugins ?? [])];
+    if (this.#counting === undefined) return createPipeline({ plugins });
+    const { maxTokens, reserveOutputTokens } = this.#options.buildOptions ?? {};
+    return new CountingPipeline({ plugins }, this.#counting, { ...(maxTokens === undefined ? {} : { maxTokens }), ...(reserveOutputTokens === undefined ? {} : { reserveOutputTokens }) });
   }
 }

@@ -3,7 +3,9 @@ import type { BuildResult } from "@ctxpipe/core";
 import type { StoredMessage } from "@ctxpipe/store";
 import type { ModelError } from "../model/model-error.js";
 import type { ModelUsage } from "../model/model-adapter.js";
+import type { LoopTokenizerInfo } from "./counting-pipeline.js";
 import type { RepeatedFailureError } from "./repeated-failure-error.js";
+import type { TokenEstimate } from "./token-estimate.js";
 
 /**
  * - completed: the model answered without calling tools.
@@ -28,4 +30,15 @@ export interface LoopResult {
   readonly usage: ModelUsage;
   /** The last request built, with its report. */
   readonly lastBuild?: BuildResult<unknown>;
+  /**
+   * How far the count of the last request whose call reported usage was from the provider's input
+   * tokens: `offBy` is reported − counted. Absent when no call of this loop call reported any.
+   */
+  readonly tokenEstimate?: TokenEstimate;
+  /**
+   * The tokenizer the loop counts this conversation with, after what this call's usage taught it:
+   * the next build counts with it. Absent with a pipeline of your own, or a model without a name
+   * (core's estimate); `lastBuild.report.tokenizer` names what counted the last build in every case.
+   */
+  readonly tokenizer?: LoopTokenizerInfo;
 }

@@ -16,6 +16,7 @@ import type { LoopResult, LoopStatus } from "./loop-result.js";
 import { type MessageFactory, stampMessage } from "./message-stamp.js";
 import { RepeatedFailureError } from "./repeated-failure-error.js";
 import { defaultRetryTiming, type RetryTiming, retryDelay } from "./retry-delay.js";
+import { learnFromUsage, loopTokenizerOf, type TokenEstimate } from "./token-estimate.js";
 
 /** What a turn offers the model, worked out from the log as it stands (run mode's step changes it). */
 export interface TurnSetup {
@@ -66,6 +67,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
   const persisted: StoredMessage[] = [...(params.persisted ?? [])];
   let loopStartId = params.loopStartId;
   let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
+  let tokenEstimate: TokenEstimate | undefined;
   let text = "";
   let turns = 0;
   const retryTiming = params.retryTiming ?? defaultRetryTiming;
@@ -85,6 +87,8 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     usage,
     ...(error === undefined ? {} : { error }),
     ...(lastBuild === undefined ? {} : { lastBuild }),
+    ...(tokenEstimate === undefined ? {} : { tokenEstimate }),
+    ...loopTokenizerOf(params.pipeline),
   });
 
   for (let turn = 0; turn < params.maxTurns; ) {
@@ -148,6 +152,8 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     turns++;
     text = reply.text;
     if (reply.usage !== undefined) usage = { inputTokens: usage.inputTokens + reply.usage.inputTokens, outputTokens: usage.outputTokens + reply.usage.outputTokens };
+    // The provider's count of this very request: an approximate tokenizer learns from it for the next build.
+    tokenEstimate = learnFromUsage(params.pipeline, result, reply.usage) ?? tokenEstimate;
     params.onEvent?.({ type: "replied", turn: turn - 1, reply });
     const toolCalls = toStoredToolCalls(reply);
     await persist(stampMessage(params.messages, { role: "assistant", content: reply.text === "" && toolCalls.length > 0 ? null : reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }));
