@@ -6,7 +6,13 @@ export { ChatLoop, type ChatLoopOptions, type ChatSendOptions } from "./chat/cha
 export { RunLoop, type RunContinueOptions, type RunLoopOptions, type RunResult, runConversationId } from "./run/run-loop.js";
 export type { LoopOptions } from "./loop/loop-options.js";
 export type { LoopResult, LoopStatus } from "./loop/loop-result.js";
-export type { LoopEvent, LoopEventListener } from "./loop/loop-events.js";
+export type { LoopEvent, LoopEventBody, LoopEventListener } from "./loop/loop-events.js";
+export { DEFAULT_INTERRUPTED_TOOL_CALLS, type InterruptedToolCallsPolicy, interruptedCallText } from "./loop/settle-interrupted-calls.js";
+
+// Streaming to a UI
+export { DEFAULT_MAX_STREAM_BYTES, DEFAULT_MAX_STREAM_EVENTS, LoopEventBuffer, type LoopEventBufferOptions, type RecordedLoopEvent } from "./stream/loop-event-buffer.js";
+export { LOOP_EVENT_STREAM_ERROR_CODES, LoopEventStreamError, type LoopEventStreamErrorCode } from "./stream/loop-event-stream-error.js";
+export { type StreamEndData, streamEventData } from "./stream/stream-event-data.js";
 export { LOOP_REPEATED_FAILURE, RepeatedFailureError } from "./loop/repeated-failure-error.js";
 export { type DataContext, formatDataContext, formatModelFailure, formatRunUserInput, formatUserInput } from "./loop/format-messages.js";
 

@@ -6,10 +6,11 @@ import type { StoredMessage } from "@ctxpipe/store";
 import { type AgentInfo, mergeToolPolicies, type ToolPolicyConfig } from "@ctxpipe/system-prompt";
 import { type ConversationLog, callLog, storeLog } from "../loop/conversation-log.js";
 import { type DataContext, formatDataContext, formatUserInput } from "../loop/format-messages.js";
-import type { LoopEventListener } from "../loop/loop-events.js";
+import { type LoopEventListener, loopEventEmitter } from "../loop/loop-events.js";
 import { type LoopOptions, PipelinePerConversation, type ResolvedLoopOptions, resolveLoopOptions } from "../loop/loop-options.js";
 import type { LoopResult } from "../loop/loop-result.js";
 import { type MessageFactory, stampMessage } from "../loop/message-stamp.js";
+import { type InterruptedToolCallsPolicy, interruptedToolCallsOption, settleInterruptedCalls } from "../loop/settle-interrupted-calls.js";
 import { runToolLoop } from "../loop/tool-loop.js";
 import { toolsAllowedBy } from "../tools/tools-allowed-by.js";
 
@@ -35,8 +36,9 @@ export interface ChatSendOptions {
   /** Shown after the history for this call only, never stored. */
   readonly dataContext?: DataContext;
   readonly signal?: AbortSignal;
-  /** Text as the model streams it. */
+  /** Text as the model streams it. onEvent gets the same pieces as "text" events. */
   readonly onText?: (delta: string) => void;
+  /** Every event of the call, numbered 1, 2, 3… by `sequence`, text deltas included. */
   readonly onEvent?: LoopEventListener;
 }
 
@@ -46,9 +48,11 @@ export class ChatLoop {
   readonly #options: ChatLoopOptions;
   readonly #resolved: ResolvedLoopOptions;
   readonly #pipelines: PipelinePerConversation;
+  readonly #interruptedToolCalls: InterruptedToolCallsPolicy;
 
   constructor(options: ChatLoopOptions) {
     this.#resolved = resolveLoopOptions(OWNER, options);
+    this.#interruptedToolCalls = interruptedToolCallsOption(OWNER, options.interruptedToolCalls);
     this.#options = options;
     this.#pipelines = new PipelinePerConversation(options);
   }
@@ -64,23 +68,28 @@ export class ChatLoop {
       stamp: { mode, runId: `chat-${conversationId ?? this.#resolved.newId()}`, ...(call.agent === undefined ? {} : { agentId: call.agent.id }) },
     };
 
-    const persisted: StoredMessage[] = [];
+    const policy = mergeToolPolicies(this.#options.systemToolPolicy, call.toolPolicy);
+    const tools = toolsAllowedBy(this.#options.tools ?? [], policy);
+    const signal = call.signal ?? new AbortController().signal;
+    const events = loopEventEmitter(call);
+
+    // Calls a stopped process left without results get them first, so that they stay right after their call.
+    const persisted = await settleInterruptedCalls({ log, tools, messages: factory, policy: this.#interruptedToolCalls, signal, events });
+    let userMessage: StoredMessage | undefined;
     if (call.userInput !== undefined && call.userInput.trim() !== "") {
       const format = this.#options.formatUserInput ?? formatUserInput;
-      const message = stampMessage(factory, { role: "user", content: format(call.userInput) });
-      await log.append([message]);
-      persisted.push(message);
-      call.onEvent?.({ type: "persisted", message });
+      userMessage = stampMessage(factory, { role: "user", content: format(call.userInput) });
+      await log.append([userMessage]);
+      persisted.push(userMessage);
+      events.emit({ type: "persisted", message: userMessage });
     }
     // Where the extras go: after the newest message when the call starts (the user's input, if any).
-    const history = persisted.length > 0 ? undefined : (await log.load()).messages;
+    const history = userMessage !== undefined ? undefined : (await log.load()).messages;
     if (history !== undefined && history.length === 0) {
       throw new PluginOptionsError(OWNER, `userInput: there is nothing to send: give a non-blank userInput${conversationId === undefined ? "" : `, conversation ${JSON.stringify(conversationId)} has no messages yet`}`);
     }
-    const extrasAfterId = persisted[0]?.id ?? history?.at(-1)?.id;
+    const extrasAfterId = userMessage?.id ?? history?.at(-1)?.id;
 
-    const policy = mergeToolPolicies(this.#options.systemToolPolicy, call.toolPolicy);
-    const tools = toolsAllowedBy(this.#options.tools ?? [], policy);
     return runToolLoop({
       log,
       pipeline: this.#pipelines.for(conversationId),
@@ -94,7 +103,7 @@ export class ChatLoop {
       },
       setupTurn: () => ({ tools }),
       messages: factory,
-      ...(persisted[0] === undefined ? {} : { loopStartId: persisted[0].id }),
+      ...(userMessage === undefined ? {} : { loopStartId: userMessage.id }),
       extras: extraItems(call, factory.newId(), mode),
       ...(extrasAfterId === undefined ? {} : { extrasAfterId }),
       maxTurns: this.#resolved.maxTurns,
@@ -102,10 +111,9 @@ export class ChatLoop {
       maxRetries: this.#resolved.maxRetries,
       retryDelayMs: this.#resolved.retryDelayMs,
       retryTiming: this.#resolved.retryTiming,
-      signal: call.signal ?? new AbortController().signal,
+      signal,
       persisted,
-      ...(call.onText === undefined ? {} : { onText: call.onText }),
-      ...(call.onEvent === undefined ? {} : { onEvent: call.onEvent }),
+      events,
     });
   }
 

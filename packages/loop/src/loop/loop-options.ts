@@ -69,6 +69,13 @@ export interface LoopOptions {
   readonly newId?: () => string;
   /** Message times. Default the clock. */
   readonly now?: () => Date;
+  /**
+   * What the next call does with tool calls whose result was never persisted (the process stopped
+   * first): "answer" persists a result saying the call was interrupted and not run again, so a tool
+   * with side effects never runs twice; "rerun" runs the tool again, with `interrupted: true` in its
+   * context. Default "answer".
+   */
+  readonly interruptedToolCalls?: "answer" | "rerun";
 }
 
 export interface ResolvedLoopOptions {

@@ -11,7 +11,7 @@ import { runToolCall } from "../tools/run-tool-call.js";
 import type { ConversationLog } from "./conversation-log.js";
 import { countRepeatedFailures, FAILURE_FINGERPRINT_FIELD } from "./count-repeated-failures.js";
 import { formatModelFailure } from "./format-messages.js";
-import type { LoopEventListener } from "./loop-events.js";
+import { type LoopEventEmitter, type LoopEventListener, loopEventEmitter } from "./loop-events.js";
 import type { LoopResult, LoopStatus } from "./loop-result.js";
 import { type MessageFactory, stampMessage } from "./message-stamp.js";
 import { RepeatedFailureError } from "./repeated-failure-error.js";
@@ -47,6 +47,11 @@ export interface ToolLoopParams {
   readonly signal: AbortSignal;
   readonly onText?: (delta: string) => void;
   readonly onEvent?: LoopEventListener;
+  /**
+   * The call's event emitter, when the caller emitted events before the loop started (so they share
+   * one numbering). Without one, the loop makes one from onText and onEvent.
+   */
+  readonly events?: LoopEventEmitter;
   /** Messages persisted before the loop started (the user's input), reported in the result. */
   readonly persisted?: ReadonlyArray<StoredMessage>;
 }
@@ -71,13 +76,14 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
   let text = "";
   let turns = 0;
   const retryTiming = params.retryTiming ?? defaultRetryTiming;
+  const events = params.events ?? loopEventEmitter(params);
   let lastBuild: BuildResult<unknown> | undefined;
 
   const persist = async (message: StoredMessage) => {
     await log.append([message]);
     persisted.push(message);
     loopStartId ??= message.id;
-    params.onEvent?.({ type: "persisted", message });
+    events.emit({ type: "persisted", message });
   };
   const end = (status: LoopStatus, error?: LoopResult["error"]): LoopResult => ({
     status,
@@ -112,11 +118,11 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     };
     const result = await params.pipeline.build(items, options);
     lastBuild = result;
-    params.onEvent?.({ type: "built", turn, result });
+    events.emit({ type: "built", turn, result });
     const records = result.report.compression?.records ?? [];
     if (records.length > 0) {
       await log.appendSummaries(records);
-      params.onEvent?.({ type: "summarized", records });
+      events.emit({ type: "summarized", records });
     }
 
     // Attempts of one model call send the same request: a failed attempt leaves nothing in the log, so
@@ -124,14 +130,14 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     let reply: ModelReply | undefined;
     for (let attempt = 1; reply === undefined; attempt++) {
       try {
-        reply = await model.complete({ request: result.request, signal, ...(params.onText === undefined ? {} : { onText: params.onText }) });
+        reply = await model.complete({ request: result.request, signal, onText: (delta) => events.text(delta) });
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
         if (error.code === "LLM_ABORTED" || signal.aborted) return end("aborted");
         const delayMs = error.retryable && attempt <= params.maxRetries ? retryDelay(error, attempt, params.retryDelayMs, retryTiming) : undefined;
         if (delayMs !== undefined) {
           const repeated = countRepeatedFailures(conversation.messages, error.fingerprint);
-          params.onEvent?.({ type: "model-failed", turn, attempt, error, repeated, willRetry: true, delayMs });
+          events.emit({ type: "model-failed", turn, attempt, error, repeated, willRetry: true, delayMs });
           await retryTiming.sleep(delayMs, signal);
           if (signal.aborted) return end("aborted");
           continue;
@@ -140,7 +146,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
         // its fingerprint lets the next calls count identical failures from the log.
         await persist(stampMessage(params.messages, { role: "assistant", content: formatModelFailure(error), partType: "error", errorCode: error.code, [FAILURE_FINGERPRINT_FIELD]: error.fingerprint }));
         const repeated = countRepeatedFailures((await log.load()).messages, error.fingerprint);
-        params.onEvent?.({ type: "model-failed", turn, attempt, error, repeated, willRetry: false });
+        events.emit({ type: "model-failed", turn, attempt, error, repeated, willRetry: false });
         if (repeated >= params.maxRepeatedFailures) return end("failed", new RepeatedFailureError(error, repeated));
         return end("failed", error);
       }
@@ -154,7 +160,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     if (reply.usage !== undefined) usage = { inputTokens: usage.inputTokens + reply.usage.inputTokens, outputTokens: usage.outputTokens + reply.usage.outputTokens };
     // The provider's count of this very request: an approximate tokenizer learns from it for the next build.
     tokenEstimate = learnFromUsage(params.pipeline, result, reply.usage) ?? tokenEstimate;
-    params.onEvent?.({ type: "replied", turn: turn - 1, reply });
+    events.emit({ type: "replied", turn: turn - 1, reply });
     const toolCalls = toStoredToolCalls(reply);
     await persist(stampMessage(params.messages, { role: "assistant", content: reply.text === "" && toolCalls.length > 0 ? null : reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }));
     if (reply.toolCalls.length === 0) return end("completed");
@@ -175,7 +181,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
           ...(outcome.isError ? { is_error: true } : {}),
         }),
       );
-      params.onEvent?.({ type: "tool-ran", call, content: outcome.content, isError: outcome.isError, durationMs: outcome.durationMs });
+      events.emit({ type: "tool-ran", call, content: outcome.content, isError: outcome.isError, durationMs: outcome.durationMs });
     }
   }
   return end("max-turns");

@@ -3,8 +3,13 @@ import type { ToolDefinitionInput } from "@ctxpipe/core";
 
 export interface ToolRunContext {
   readonly conversationId: string | undefined;
-  /** The id of the call being answered. */
+  /** The id of the call being answered: unique in the conversation, the same when the call is run again. Use it as an idempotency key. */
   readonly callId: string;
+  /**
+   * True when the loop runs the call again because the process that first ran it stopped before its
+   * result was saved (the `interruptedToolCalls: "rerun"` option): the first run may have had effects.
+   */
+  readonly interrupted: boolean;
   /** Aborted when the loop is: long-running tools should stop. */
   readonly signal: AbortSignal;
 }

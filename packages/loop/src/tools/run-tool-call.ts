@@ -34,7 +34,7 @@ function resultText(value: unknown): string {
 export async function runToolCall(
   call: ModelToolCall,
   tools: ReadonlyMap<string, LoopTool>,
-  context: { conversationId: string | undefined; signal: AbortSignal },
+  context: { conversationId: string | undefined; signal: AbortSignal; interrupted?: boolean },
 ): Promise<ToolCallOutcome> {
   const started = performance.now();
   const finish = (content: string, isError: boolean): ToolCallOutcome => ({ content, isError, durationMs: Math.round(performance.now() - started) });
@@ -46,7 +46,7 @@ export async function runToolCall(
   const args = parseArguments(call.arguments);
   if (typeof args === "string") return finish(`Error: cannot call ${call.name}: ${args}.`, true);
   try {
-    const value = await tool.run(args, { conversationId: context.conversationId, callId: call.id, signal: context.signal });
+    const value = await tool.run(args, { conversationId: context.conversationId, callId: call.id, interrupted: context.interrupted ?? false, signal: context.signal });
     return finish(resultText(value), false);
   } catch (error) {
     const message = error instanceof Error ? error.message : resultText(error);
