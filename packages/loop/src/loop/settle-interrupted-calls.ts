@@ -29,7 +29,7 @@ export function interruptedToolCallsOption(owner: string, value: unknown): Inter
 
 /** The text the model reads for a call answered "interrupted". */
 export function interruptedCallText(name: string): string {
-  return `Error: this call to ${name} was interrupted before its result was saved, and it was not run again: it may or may not have taken effect. Check before calling it again.`;
+  return `This call to ${name} was interrupted before its result was saved, and it was not run again: it may or may not have taken effect. Check before calling it again.`;
 }
 
 function readStoredCall(call: unknown): ModelToolCall | undefined {
