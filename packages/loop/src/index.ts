@@ -3,7 +3,7 @@
 
 // Loops
 export { ChatLoop, type ChatLoopOptions, type ChatSendOptions } from "./chat/chat-loop.js";
-export { RunLoop, type RunContinueOptions, type RunLoopOptions, type RunResult, runConversationId } from "./run/run-loop.js";
+export { type RunAbandonOptions, RunLoop, type RunContinueOptions, type RunLoopOptions, type RunResult, type RunTerminateOptions, runConversationId } from "./run/run-loop.js";
 export type { LoopOptions } from "./loop/loop-options.js";
 export type { LoopResult, LoopStatus } from "./loop/loop-result.js";
 export type { LoopEvent, LoopEventBody, LoopEventListener } from "./loop/loop-events.js";
@@ -17,7 +17,11 @@ export { LOOP_REPEATED_FAILURE, RepeatedFailureError } from "./loop/repeated-fai
 export { type DataContext, formatDataContext, formatModelFailure, formatRunUserInput, formatUserInput } from "./loop/format-messages.js";
 
 // Run mode
-export { COMPLETE_STEP_TOOL, type RunState, runStateOf, type StepTransition } from "./run/run-state.js";
+export { COMPLETE_STEP_TOOL, type RunState, type RunStatus, runStateOf, type StepTransition } from "./run/run-state.js";
+export { RUN_ENDING_PART_TYPES, type RunEnding, type RunEndingStatus, TERMINATED_TEXT } from "./run/run-ending.js";
+export { LOOP_RUN_ENDED, RunEndedError } from "./run/run-ended-error.js";
+export type { RunEngine, RunTurn, RunTurnInput } from "./run/run-turn.js";
+export { LOOP_RUN_TURN_INVALID, RunTurnError } from "./run/run-turn-error.js";
 export { type WorkflowDefinition, type WorkflowEdge, type WorkflowStep, workflowDefinitionSchema } from "./run/workflow-definition.js";
 
 // Tools

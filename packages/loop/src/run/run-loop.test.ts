@@ -78,20 +78,23 @@ describe("RunLoop: seed 003's run mode", () => {
     expect(stored.find((message) => String(message.content).includes("migration guide"))!.content).toBe("USER_INPUT (step: review)\nThe notes miss the migration guide");
   });
 
-  it("a completed workflow switches to the post-completion profile: no active step, no complete_step", async () => {
+  it("a completed workflow switches to the post-completion profile for the final answer: no active step, no complete_step", async () => {
     const { store } = tempStore();
     const model = scriptedModel([
       { toolCalls: [{ name: "complete_step", arguments: {} }] },
       { toolCalls: [{ name: "complete_step", arguments: { transition: "approved" } }] },
       { toolCalls: [{ name: "complete_step", arguments: {} }] },
       { text: "Released." },
-      { text: "It shipped today." },
     ]);
     const loop = runLoop(model, store);
     const done = await loop.continue({ runId: "r1", userInput: "Ship it" });
-    expect(done.state).toEqual({ status: "completed", currentStep: undefined, stepsCompleted: ["draft", "review", "publish"] });
-    await loop.continue({ runId: "r1", userInput: "When did it ship?" });
-    const after = model.calls[4]!.request as OpenAIChatRequest;
+    expect(done.state).toEqual({
+      status: "completed",
+      currentStep: undefined,
+      stepsCompleted: ["draft", "review", "publish"],
+      ending: { status: "completed", recordId: "p5-9", createdAt: "2026-01-01T00:00:08.000Z", content: '{"result":"Released."}' },
+    });
+    const after = model.calls[3]!.request as OpenAIChatRequest;
     const prompt = systemText(after);
     expect(prompt).toContain("**Workflow Status:** completed");
     expect(prompt).not.toContain("Current Step");

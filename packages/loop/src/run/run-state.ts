@@ -1,16 +1,27 @@
 // Where a run stands, worked out from its log alone, so that a restarted process resumes exactly where
-// the last one stopped. Steps advance only through complete_step results the loop persisted.
+// the last one stopped. Steps advance only through complete_step results the loop persisted; how the
+// run ended comes from its ending record.
 import type { StoredMessage } from "@ctxpipe/store";
+import { type RunEnding, runEndingOf } from "./run-ending.js";
 import type { ParsedWorkflow, WorkflowEdge, WorkflowStep } from "./workflow-definition.js";
 
 export const COMPLETE_STEP_TOOL = "complete_step";
 
+/**
+ * - running: the run goes on (also after a terminated run was resumed with user input);
+ * - completed: the workflow is done (its record is persisted once the model has given its final answer);
+ * - abandoned, terminated: as the run's ending record says.
+ */
+export type RunStatus = "running" | "completed" | "abandoned" | "terminated";
+
 export interface RunState {
-  readonly status: "running" | "completed";
-  /** The step the run is on; undefined once completed. */
+  readonly status: RunStatus;
+  /** The step the run is on; undefined once completed, and when a workflow engine of yours holds the steps and none was given. */
   readonly currentStep: WorkflowStep | undefined;
   /** Step ids, in the order they were completed. */
   readonly stepsCompleted: ReadonlyArray<string>;
+  /** How the run ended, from its record in the log; absent while it runs. */
+  readonly ending?: RunEnding;
 }
 
 /** What a complete_step result records; its JSON is the tool result the model reads. */
@@ -51,7 +62,12 @@ export function runStateOf(workflow: ParsedWorkflow, messages: ReadonlyArray<Sto
     const transition = readTransition(message);
     if (transition !== undefined && state.status === "running") state = applyTransition(workflow, state, transition);
   }
-  return state;
+  return withEnding(state, runEndingOf(messages));
+}
+
+/** A state with the run's ending, when it has one, deciding its status. */
+export function withEnding(state: RunState, ending: RunEnding | undefined): RunState {
+  return ending === undefined ? state : { ...state, status: ending.status, ending };
 }
 
 export function outgoingEdges(workflow: ParsedWorkflow, stepId: string): WorkflowEdge[] {

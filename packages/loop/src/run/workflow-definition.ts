@@ -1,12 +1,19 @@
 // A run mode workflow: steps with instructions, and edges with labels, one of which may be the
-// default way out of a step. A step with no outgoing edge ends the workflow.
+// default way out of a step. A step with no outgoing edge ends the workflow. A step may name its own
+// agent and tool policy (seed 003 changes them per step).
 import { PluginOptionsError } from "@ctxpipe/core";
+import type { AgentInfo, ToolPolicyConfig } from "@ctxpipe/system-prompt";
 import { z } from "zod";
+import { agentSchema, toolPolicySchema } from "./step-settings-schema.js";
 
 const stepSchema = z.strictObject({
   id: z.string().min(1),
   name: z.string().min(1),
   instruction: z.string(),
+  /** Replaces the loop's agent while the run is on this step. */
+  agent: agentSchema.optional(),
+  /** Replaces the loop's agent-level tool policy on this step; merged with the system-level one, a deny winning. */
+  toolPolicy: toolPolicySchema.optional(),
 });
 
 const edgeSchema = z.strictObject({
@@ -53,12 +60,13 @@ export const workflowDefinitionSchema = z
   });
 
 export type WorkflowDefinition = z.input<typeof workflowDefinitionSchema>;
-export type WorkflowStep = z.output<typeof stepSchema>;
+// The step's agent and policy as the system prompt types them (zod's output spells optional fields differently).
+export type WorkflowStep = Omit<z.output<typeof stepSchema>, "agent" | "toolPolicy"> & { readonly agent?: AgentInfo; readonly toolPolicy?: ToolPolicyConfig };
 export type WorkflowEdge = z.output<typeof edgeSchema>;
-export type ParsedWorkflow = z.output<typeof workflowDefinitionSchema>;
+export type ParsedWorkflow = Omit<z.output<typeof workflowDefinitionSchema>, "steps"> & { readonly steps: ReadonlyArray<WorkflowStep> };
 
 export function parseWorkflow(owner: string, workflow: unknown): ParsedWorkflow {
   const parsed = workflowDefinitionSchema.safeParse(workflow);
   if (!parsed.success) throw new PluginOptionsError(owner, `workflow: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return parsed.data as ParsedWorkflow;
 }
