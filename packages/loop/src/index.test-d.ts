@@ -1,6 +1,20 @@
 // The public API's types: what a user writes must type-check, and misuse must not.
 import { expectTypeOf, test } from "vitest";
-import { ChatLoop, type LoopEvent, type LoopResult, type ModelAdapter, RunLoop, type RunResult, scriptedModel, type WorkflowDefinition } from "./index.js";
+import {
+  ChatLoop,
+  type LoopEvent,
+  type LoopOptions,
+  type LoopResult,
+  type LoopTokenizerInfo,
+  type ModelAdapter,
+  openAICompatibleModel,
+  RunLoop,
+  type RunResult,
+  scriptedModel,
+  type TokenCountingOptions,
+  type TokenEstimate,
+  type WorkflowDefinition,
+} from "./index.js";
 
 test("a loop takes any model adapter and returns a LoopResult", () => {
   expectTypeOf(new ChatLoop({ model: scriptedModel([]) }).send).returns.resolves.toEqualTypeOf<LoopResult>();
@@ -21,10 +35,36 @@ test("events narrow on their type", () => {
 
 test("a run's result says where the run stands", () => {
   const workflow: WorkflowDefinition = { name: "w", packageName: "p", steps: [{ id: "a", name: "A", instruction: "Do A." }] };
-  expectTypeOf<RunResult["state"]["status"]>().toEqualTypeOf<"running" | "completed">();
+  expectTypeOf<RunResult["state"]["status"]>().toEqualTypeOf<"running" | "completed" | "abandoned" | "terminated">();
   expectTypeOf(RunLoop.prototype.continue).parameter(0).toHaveProperty("runId").toEqualTypeOf<string>();
   expectTypeOf(workflow.steps[0]!.instruction).toEqualTypeOf<string>();
   // @ts-expect-error a step needs an instruction
   const missing: WorkflowDefinition = { name: "w", packageName: "p", steps: [{ id: "a", name: "A" }] };
   expectTypeOf(missing).not.toBeAny();
+});
+
+test("how a loop counts: tokenCounting takes a registry model and a fallback encoding", () => {
+  expectTypeOf<LoopOptions["tokenCounting"]>().toEqualTypeOf<TokenCountingOptions | undefined>();
+  expectTypeOf<TokenCountingOptions>().toEqualTypeOf<{ readonly fallback?: "o200k_base" | "cl100k_base"; readonly model?: string }>();
+  const model = openAICompatibleModel({ model: "llama-3-local" });
+  expectTypeOf(new ChatLoop({ model, tokenCounting: { fallback: "o200k_base" }, buildOptions: { maxTokens: 32_768 } })).toEqualTypeOf<ChatLoop>();
+  expectTypeOf(new ChatLoop({ model, tokenCounting: { model: "gpt-4o" } })).toEqualTypeOf<ChatLoop>();
+  // @ts-expect-error only the encodings counted exactly can be a fallback
+  new ChatLoop({ model, tokenCounting: { fallback: "p50k_base" } });
+  // @ts-expect-error tokenCounting has no such field
+  new ChatLoop({ model, tokenCounting: { encoding: "o200k_base" } });
+});
+
+test("a result says how far the last estimate was off, and what the conversation counts with", () => {
+  expectTypeOf<LoopResult["tokenEstimate"]>().toEqualTypeOf<TokenEstimate | undefined>();
+  expectTypeOf<TokenEstimate>().toEqualTypeOf<{
+    readonly counted: number;
+    readonly reported: number;
+    readonly exact: boolean;
+    readonly offBy: number;
+    readonly ratio: number;
+  }>();
+  expectTypeOf<LoopResult["tokenizer"]>().toEqualTypeOf<LoopTokenizerInfo | undefined>();
+  expectTypeOf<LoopTokenizerInfo>().toEqualTypeOf<{ readonly name: string; readonly exact: boolean; readonly factor?: number }>();
+  expectTypeOf<RunResult["tokenEstimate"]>().toEqualTypeOf<TokenEstimate | undefined>();
 });

@@ -6,6 +6,9 @@ export { ChatLoop, type ChatLoopOptions, type ChatSendOptions } from "./chat/cha
 export { type RunAbandonOptions, RunLoop, type RunContinueOptions, type RunLoopOptions, type RunResult, type RunTerminateOptions, runConversationId } from "./run/run-loop.js";
 export type { LoopOptions } from "./loop/loop-options.js";
 export type { LoopResult, LoopStatus } from "./loop/loop-result.js";
+export type { LoopTokenizerInfo } from "./loop/counting-pipeline.js";
+export type { TokenCountingOptions } from "./loop/loop-token-counting.js";
+export type { TokenEstimate } from "./loop/token-estimate.js";
 export type { LoopEvent, LoopEventBody, LoopEventListener } from "./loop/loop-events.js";
 export { DEFAULT_INTERRUPTED_TOOL_CALLS, type InterruptedToolCallsPolicy, interruptedCallText } from "./loop/settle-interrupted-calls.js";
 
