@@ -178,6 +178,16 @@ describe("what a loop counts with", () => {
     expect(result.tokenizer).toBeUndefined();
   });
 
+  it("RunLoop counts and budgets the same way", async () => {
+    const { store } = tempStore();
+    const result = await new RunLoop({ model: scriptedModel([{ text: "Started." }], { model: "claude-opus-4" }), store, workflow }).continue({ runId: "r1", userInput: "Go" });
+    expect({ tokenizer: result.lastBuild!.report.tokenizer, budget: result.lastBuild!.report.budget, resultTokenizer: result.tokenizer }).toEqual({
+      tokenizer: { name: 'o200k_base × 1.2 + 10% (approximation for "claude-opus-4")', exact: false },
+      budget: { maxTokens: 200_000, reserveOutputTokens: 32_000, available: 168_000, used: result.lastBuild!.tokenCount, attempts: 1 },
+      resultTokenizer: { name: 'o200k_base × 1.2 + 10% (approximation for "claude-opus-4")', exact: false, factor: 1.2 },
+    });
+  });
+
   it("a scripted model without a name opts in with tokenCounting.model", async () => {
     const { build } = await firstBuild({ tokenCounting: { model: "gpt-4o" } }, scriptedModel([{ text: "Hello." }]));
     expect(build.report.tokenizer).toEqual({ name: "o200k_base", exact: true });

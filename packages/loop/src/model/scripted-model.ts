@@ -45,7 +45,11 @@ export type ScriptEntry<Request = RendererOutputMap[RendererName]> = ScriptedAns
 export interface ScriptedModelOptions<R extends RendererName> {
   /** The renderer whose requests the model takes. Default "openai". */
   readonly renderer?: R;
-  /** Passed to the pipeline as the build's model (it picks the tokenizer). */
+  /**
+   * The model the answers stand for, passed to each build as its model. A loop counts for it as for an
+   * HTTP adapter's model (e.g. "gpt-4o": exact o200k_base counts and gpt-4o's budget); without one, a
+   * loop counts with core's estimate and has no default budget.
+   */
   readonly model?: string;
   /** Default "scripted", or "scripted (<model>)". */
   readonly name?: string;
