@@ -1,5 +1,5 @@
 // The options of `ctxpipe build` and `ctxpipe inspect`, once read and checked.
-import type { StrategyName } from "@ctxpipe/compression";
+import { DEFAULT_STRATEGIES, type StrategyName } from "@ctxpipe/compression";
 import type { SessionMode } from "@ctxpipe/system-prompt";
 import type { EncodingName } from "@ctxpipe/tokenizers";
 
@@ -12,8 +12,13 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const SUMMARIZERS = ["extractive", "openai"] as const;
 export type SummarizerName = (typeof SUMMARIZERS)[number];
 
-/** The compression chain run when --compression is not given: the loops' default. */
-export const DEFAULT_COMPRESSION: ReadonlyArray<StrategyName> = ["clear-tool-results", "sliding-window"];
+/**
+ * The compression chain run when --compression is not given: @ctxpipe/compression's DEFAULT_STRATEGIES,
+ * which the loops use too (the same array, so the two cannot drift apart).
+ */
+// DEFAULT_STRATEGIES is typed as any strategy input; it holds names only, which the CLI's flags need
+// (parse-cli-args.test.ts checks it).
+export const DEFAULT_COMPRESSION: ReadonlyArray<StrategyName> = DEFAULT_STRATEGIES as ReadonlyArray<StrategyName>;
 
 export interface BuildCommandOptions {
   /** A path, or "-" for standard input. */
@@ -21,8 +26,9 @@ export interface BuildCommandOptions {
   readonly format: InputFormat;
   readonly provider: Provider;
   readonly model: string;
-  /** The input budget; undefined: the model's context window. */
+  /** The whole request's budget (prompt + answer); undefined: the model's default (see modelDefaults). */
   readonly maxTokens: number | undefined;
+  /** Tokens kept free for the answer; undefined: the model's default (see modelDefaults). */
   readonly reserveOutput: number | undefined;
   readonly system: string | undefined;
   readonly systemFile: string | undefined;

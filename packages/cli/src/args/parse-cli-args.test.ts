@@ -1,3 +1,4 @@
+import { DEFAULT_STRATEGIES, STRATEGY_NAMES } from "@ctxpipe/compression";
 import { describe, expect, it } from "vitest";
 import { CliUsageError } from "../cli/cli-usage-error.js";
 import { DEFAULT_COMPRESSION } from "./cli-options.js";
@@ -40,6 +41,12 @@ describe("parseCliArgs", () => {
         progress: true,
       },
     });
+  });
+
+  it("compresses by default with the loops' chain: compression's DEFAULT_STRATEGIES itself, all names", () => {
+    expect(DEFAULT_COMPRESSION).toBe(DEFAULT_STRATEGIES);
+    expect(DEFAULT_COMPRESSION.every((name) => typeof name === "string" && (STRATEGY_NAMES as ReadonlyArray<string>).includes(name))).toBe(true);
+    expect((parseCliArgs(["inspect"]) as { options: { compression: unknown } }).options.compression).toBe(DEFAULT_STRATEGIES);
   });
 
   it("reads every option of inspect", () => {

@@ -3,10 +3,11 @@
 // the message id and the field.
 import { BudgetExceededError, type BuildOptions, type BuildResult, ContextValidationError, InvalidInputError, type Item, type Pipeline } from "@ctxpipe/core";
 import { SystemPromptInputError } from "@ctxpipe/system-prompt";
-import { findModel, resolveModel, UnknownModelError } from "@ctxpipe/tokenizers";
+import { type ModelDefaults, UnknownModelError } from "@ctxpipe/tokenizers";
 import type { BuildCommandOptions } from "../args/cli-options.js";
 import { CliInputError, type CliInputProblem } from "../cli/cli-input-error.js";
 import { problemsOf } from "../input/import-conversation.js";
+import { cliBudgetOf, describeBudget, unknownModelProblem } from "./cli-budget-of.js";
 import type { BuildInput } from "./load-build-input.js";
 import { providerRequest } from "./provider-request.js";
 
@@ -21,6 +22,8 @@ export interface CliBuild {
   readonly input: BuildInput;
   readonly options: BuildCommandOptions;
   readonly buildOptions: BuildOptions;
+  /** The budget's figures and where each came from (the flags, or the model's defaults). */
+  readonly budget: ModelDefaults;
   readonly result: BuildResult<unknown>;
   /** The provider's own request body (see providerRequest). */
   readonly request: unknown;
@@ -28,37 +31,12 @@ export interface CliBuild {
   readonly previous: PreviousTurn | undefined;
 }
 
-/** The input budget: --max-tokens, else the most the model accepts as input. */
-export function budgetOf(options: BuildCommandOptions): number {
-  if (options.maxTokens !== undefined) return options.maxTokens;
-  const model = findModel(options.model);
-  if (model !== undefined) return model.maxInputTokens;
-  if (options.fallbackEncoding === undefined) {
-    try {
-      resolveModel(options.model);
-    } catch (error) {
-      // resolveModel's error carries the close known names.
-      if (error instanceof UnknownModelError) throw modelProblem(error);
-      throw error;
-    }
-  }
-  throw new CliInputError([{ source: "command line", field: "--max-tokens", message: `the registry does not know the context window of "${options.model}": give --max-tokens` }]);
-}
-
-function modelProblem(error: UnknownModelError): CliInputError {
-  const close = error.suggestions.length === 0 ? "" : ` Close known names: ${error.suggestions.join(", ")}.`;
-  return new CliInputError(
-    [{ source: "command line", field: "--model", message: `unknown model "${error.model}": its tokenizer and context window are not known.${close} Give a known model, or --fallback-encoding o200k_base (or cl100k_base) with --max-tokens to count with an encoding (counts flagged inexact).` }],
-    { cause: error },
-  );
-}
-
-export function buildOptionsOf(options: BuildCommandOptions, input: BuildInput): BuildOptions {
+export function buildOptionsOf(options: BuildCommandOptions, input: BuildInput, budget: ModelDefaults = cliBudgetOf(options)): BuildOptions {
   return {
     renderer: options.provider,
     model: options.model,
-    maxTokens: budgetOf(options),
-    ...(options.reserveOutput === undefined ? {} : { reserveOutputTokens: options.reserveOutput }),
+    maxTokens: budget.maxTokens,
+    reserveOutputTokens: budget.reserveOutputTokens,
     ...(input.system.length === 0 ? {} : { system: input.system }),
     ...(input.tools === undefined ? {} : { tools: input.tools }),
     ...(input.summaries.length === 0 ? {} : { summaries: input.summaries }),
@@ -85,7 +63,8 @@ export function previousCallOf(items: ReadonlyArray<Item>): ReadonlyArray<Item> 
 }
 
 export async function buildConversation(pipeline: Pipeline, options: BuildCommandOptions, input: BuildInput, compareWithPreviousTurn: boolean): Promise<CliBuild> {
-  const buildOptions = buildOptionsOf(options, input);
+  const budget = cliBudgetOf(options);
+  const buildOptions = buildOptionsOf(options, input, budget);
   let previous: PreviousTurn | undefined;
   if (compareWithPreviousTurn) {
     const before = previousCallOf(input.items);
@@ -99,25 +78,24 @@ export async function buildConversation(pipeline: Pipeline, options: BuildComman
       }
     }
   }
-  const result = await runBuild(pipeline, input, buildOptions, options);
-  return { input, options, buildOptions, result, request: providerRequest(options.provider, result.request), previous };
+  const result = await runBuild(pipeline, input, buildOptions, options, budget);
+  return { input, options, buildOptions, budget, result, request: providerRequest(options.provider, result.request), previous };
 }
 
-async function runBuild(pipeline: Pipeline, input: BuildInput, buildOptions: BuildOptions, options: BuildCommandOptions): Promise<BuildResult<unknown>> {
+async function runBuild(pipeline: Pipeline, input: BuildInput, buildOptions: BuildOptions, options: BuildCommandOptions, budget: ModelDefaults): Promise<BuildResult<unknown>> {
   try {
     return await pipeline.build(input.items, buildOptions);
   } catch (error) {
-    throw rejected(error, input, options) ?? error;
+    throw rejected(error, input, options, budget) ?? error;
   }
 }
 
 /** The CLI's form of a failure that means "this input cannot be built", or undefined for any other. */
-function rejected(error: unknown, input: BuildInput, options: BuildCommandOptions): CliInputError | undefined {
-  if (error instanceof UnknownModelError) return modelProblem(error);
+function rejected(error: unknown, input: BuildInput, options: BuildCommandOptions, budget: ModelDefaults): CliInputError | undefined {
+  if (error instanceof UnknownModelError) return unknownModelProblem(error);
   if (error instanceof BudgetExceededError) {
     const what = error.detail === undefined ? "The request does not fit the budget" : "The budget cannot hold the newest user turn";
-    const budget = `--max-tokens ${budgetOf(options)}${options.reserveOutput === undefined ? "" : ` minus --reserve-output ${options.reserveOutput}`}`;
-    return new CliInputError([{ source: input.source, message: `${what} (${budget}): ${error.message}` }], { cause: error });
+    return new CliInputError([{ source: input.source, message: `${what} (${describeBudget(budget, options)}): ${error.message}` }], { cause: error });
   }
   if (error instanceof SystemPromptInputError) {
     return new CliInputError(promptInputProblems(error, options), { cause: error });

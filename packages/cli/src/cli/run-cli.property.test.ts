@@ -64,7 +64,7 @@ describe("ctxpipe build over random conversations", () => {
         expect(run.stderr).toBe("");
         expect(run.code).toBe(0);
         const output = JSON.parse(run.stdout);
-        const expected = await library.build(importStoredMessages(messages), { renderer: provider as "openai", model: "gpt-4o", maxTokens: 128_000 });
+        const expected = await library.build(importStoredMessages(messages), { renderer: provider as "openai", model: "gpt-4o", maxTokens: 128_000, reserveOutputTokens: 16_384 });
         expect(output.request).toEqual(expected.request);
         expect(output.tokenCount).toBe(expected.tokenCount);
         expect([...output.includedIds, ...output.excludedIds].sort()).toEqual(messages.map((message) => message.id).sort());

@@ -48,7 +48,7 @@ describe("ctxpipe build", () => {
     expect(run).toMatchObject({ code: 0, stderr: "" });
     const output = JSON.parse(run.stdout);
     expect(Object.keys(output)).toEqual(["request", "tokenCount", "tokenCountExact", "includedIds", "excludedIds"]);
-    const expected = await libraryPipeline("openai").build(importStoredMessages(AGENT_CONVERSATION), { model: "gpt-4o", maxTokens: 128_000, system: [{ id: "cli:system", text: "Be brief." }] });
+    const expected = await libraryPipeline("openai").build(importStoredMessages(AGENT_CONVERSATION), { model: "gpt-4o", maxTokens: 128_000, reserveOutputTokens: 16_384, system: [{ id: "cli:system", text: "Be brief." }] });
     expect(output.request).toEqual(expected.request);
     expect(Object.keys(output.request)).toEqual(["model", "messages"]);
     expect(output.tokenCount).toBe(expected.tokenCount);
@@ -71,6 +71,7 @@ describe("ctxpipe build", () => {
       renderer: provider as "openai",
       model: "gpt-4o",
       maxTokens: 128_000,
+      reserveOutputTokens: 16_384,
       system: [{ id: "cli:system", text: "Be brief." }],
     });
     if (provider === "gemini") {
@@ -195,7 +196,8 @@ describe("ctxpipe build", () => {
     const run = await runInProcess(["build", path("c.jsonl"), "--max-tokens", "30", "--system", "You are a careful assistant who answers questions about builds."]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/The budget cannot hold the newest user turn \(--max-tokens 30\)/);
+    // A quarter of a given budget is kept for the answer, and the message says so.
+    expect(run.stderr).toContain("The budget cannot hold the newest user turn (30 budget − 7 reserved for the answer (a quarter of --max-tokens 30)): ");
     expect(run.stderr).toMatch(/from item "u2"/);
   });
 
@@ -223,7 +225,7 @@ describe("ctxpipe build", () => {
   it("--compression picks the strategies by name, and none turns compression off", async () => {
     const { path } = await files({ "c.jsonl": jsonl(longConversation()) });
     // About 8,300 tokens, 2,000 of them in each tool result: clearing t1 alone brings it under 6,500.
-    const budget = ["--max-tokens", "6500", "--report"];
+    const budget = ["--max-tokens", "6500", "--reserve-output", "0", "--report"];
     const cleared = JSON.parse((await runInProcess(["build", path("c.jsonl"), ...budget, "--compression", "clear-tool-results"])).stdout);
     const decisions = (output: { report: { entries: Array<{ id: string; decision: string; stage: string }> } }) => Object.fromEntries(output.report.entries.map((entry) => [entry.id, `${entry.stage}:${entry.decision}`]));
     expect(decisions(cleared)).toMatchObject({ t1: "compress:cleared", t2: "render:kept", t3: "render:kept", t4: "render:kept" });
@@ -237,7 +239,7 @@ describe("ctxpipe build", () => {
 
   it("--compression summarize works offline and gives the same output every run", async () => {
     const { path } = await files({ "c.jsonl": jsonl(longConversation()) });
-    const argv = ["build", path("c.jsonl"), "--max-tokens", "5800", "--compression", "summarize", "--report"];
+    const argv = ["build", path("c.jsonl"), "--max-tokens", "5800", "--reserve-output", "0", "--compression", "summarize", "--report"];
     const first = await runInProcess(argv);
     const second = await runInProcess(argv);
     expect(first.code).toBe(0);
@@ -340,7 +342,7 @@ describe("ctxpipe inspect", () => {
     const { path } = await files({ "previous.jsonl": jsonl(conversation.slice(0, -2)), "c.jsonl": jsonl(conversation) });
     const previous = JSON.parse((await runInProcess(["build", path("previous.jsonl"), "--compression", "none"])).stdout);
     const budget = String(Math.ceil((previous.tokenCount + 200) / 0.8));
-    const run = await runInProcess(["inspect", path("c.jsonl"), "--max-tokens", budget, "--compression", "sliding-window"]);
+    const run = await runInProcess(["inspect", path("c.jsonl"), "--max-tokens", budget, "--reserve-output", "0", "--compression", "sliding-window"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/u1\s+user\s+dropped\s+compress\/sliding-window/);
     expect(run.stdout).toContain(`Cache: compared with the previous model call's request: 0 of its ${previous.request.messages.length} messages are unchanged; the cache breaks at message 0`);
@@ -357,7 +359,7 @@ describe("ctxpipe inspect", () => {
     const run = await runInProcess(["inspect", path("c.jsonl"), "--html", path("page.html")]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(new RegExp(`^ctxpipe: wrote ${path("page.html")} \\(5 items, \\d+ tokens of 128000 available\\)\\n$`));
+    expect(run.stderr).toMatch(new RegExp(`^ctxpipe: wrote ${path("page.html")} \\(5 items, \\d+ tokens of 111616 available\\)\\n$`));
     const { readFile } = await import("node:fs/promises");
     expect(await readFile(path("page.html"), "utf8")).toMatch(/^<!doctype html>/i);
   });

@@ -1,5 +1,7 @@
 // The --help texts.
 import { STRATEGY_NAMES } from "@ctxpipe/compression";
+import { DEFAULT_OUTPUT_RESERVE_CAP } from "@ctxpipe/tokenizers";
+import { DEFAULT_COMPRESSION } from "../args/cli-options.js";
 
 const SHARED = `Input:
   FILE                     .jsonl: one stored message per line; .json: an array of them; "-" or
@@ -9,8 +11,10 @@ const SHARED = `Input:
 The request:
   --provider NAME          openai (default), anthropic, gemini or xml.
   --model NAME             The model (default gpt-4o): its tokenizer and context window.
-  --max-tokens N           The input budget (default: the model's context window).
-  --reserve-output N       Tokens kept free for the answer (default 0).
+  --max-tokens N           The whole request's budget, prompt and answer (default: the model's
+                           context window; the prompt never gets more than the model's input limit).
+  --reserve-output N       Tokens of it kept free for the answer (default: the model's output
+                           limit, at most ${DEFAULT_OUTPUT_RESERVE_CAP.toLocaleString("en-US")} and a quarter of the budget).
   --system TEXT            System prompt text.
   --system-file PATH       System prompt text from a file (after --system).
   --mode chat|agent|run    Compose the system prompt for this mode: a "# Mode:" header, the
@@ -23,7 +27,7 @@ The request:
 
 Compression:
   --compression NAMES      Strategies to chain, comma-separated: ${STRATEGY_NAMES.join(", ")};
-                           or none. Default: clear-tool-results,sliding-window.
+                           or none. Default: ${DEFAULT_COMPRESSION.join(",")}.
   --summaries PATH         Persisted summary records to apply (JSON array or JSON lines).
   --summarizer NAME        For summarize: extractive (default; offline) or openai (calls
                            OPENAI_BASE_URL with OPENAI_API_KEY).

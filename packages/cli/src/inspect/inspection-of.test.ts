@@ -32,7 +32,7 @@ function agentSession() {
 async function inspect(extra: ReadonlyArray<string> = []) {
   const made = await tempFiles({ "c.jsonl": jsonl(agentSession()) });
   cleanups.push(made.cleanup);
-  const argv = [made.path("c.jsonl"), "--compression", "clear-tool-results,sliding-window", "--max-tokens", "4000"];
+  const argv = [made.path("c.jsonl"), "--compression", "clear-tool-results,sliding-window", "--max-tokens", "4000", "--reserve-output", "0"];
   const table = await runInProcess(["inspect", ...argv, "--all", ...extra]);
   const html = await runInProcess(["inspect", ...argv, "--html", made.path("page.html")]);
   const build = await runInProcess(["build", ...argv, "--report"]);

@@ -4,6 +4,7 @@ import type { ItemSaving, SummaryRecord } from "@ctxpipe/compression";
 import { type Decision, type Item, type ReportEntry, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
 import { createTokenizer } from "@ctxpipe/tokenizers";
 import type { CliBuild } from "../build/build-conversation.js";
+import { describeBudget } from "../build/cli-budget-of.js";
 import { itemPreview } from "./item-preview.js";
 import {
   type BudgetSegment,
@@ -205,7 +206,7 @@ function budgetOf(build: CliBuild): Inspection["budget"] {
   segments.push({ kind: "overhead", label: SEGMENT_LABELS.overhead, tokens: Math.max(0, used - content), items: 0 });
   if (reserve > 0) segments.push({ kind: "reserved-output", label: SEGMENT_LABELS["reserved-output"], tokens: reserve, items: 0 });
   segments.push({ kind: "free", label: SEGMENT_LABELS.free, tokens: Math.max(0, maxTokens - reserve - used), items: 0 });
-  return { maxTokens, reserveOutputTokens: reserve, available: budget?.available ?? maxTokens - reserve, used, segments };
+  return { maxTokens, reserveOutputTokens: reserve, available: budget?.available ?? maxTokens - reserve, origin: describeBudget(build.budget, build.options), used, segments };
 }
 
 function summariesOf(build: CliBuild, newRecords: ReadonlyMap<string, SummaryRecord>, givenRecords: ReadonlyMap<string, SummaryRecord>, textOf: (entry: ReportEntry) => string): SummaryView[] {

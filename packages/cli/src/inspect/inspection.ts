@@ -23,11 +23,16 @@ export interface BudgetSegment {
 }
 
 export interface InspectionBudget {
-  /** The model's input window as the build saw it: the whole bar. */
+  /** The whole request's budget as the build saw it (prompt + answer): the whole bar. */
   readonly maxTokens: number;
   readonly reserveOutputTokens: number;
   /** maxTokens minus reserveOutputTokens. */
   readonly available: number;
+  /**
+   * Where maxTokens and the reserve came from, e.g. "128,000-token window of gpt-4o − 16,384 reserved
+   * for the answer (the output limit of gpt-4o)", or "2,000 budget − 500 reserved for the answer" for the flags.
+   */
+  readonly origin: string;
   /** Tokens of the rendered request. */
   readonly used: number;
   /** In bar order: system, history by kind, overhead, reserved output, free. */

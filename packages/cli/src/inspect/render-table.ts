@@ -103,7 +103,7 @@ export function renderTable(inspection: Inspection, options: { readonly all: boo
   out.push(`provider ${inspection.provider} · model ${inspection.model} · tokenizer ${inspection.tokenizer.name} (${exactness(inspection.tokenizer.exact)})`);
   out.push(
     `request: ${number(inspection.tokenCount)} tokens (${exactness(inspection.tokenCountExact)}) of ${number(budget.available)} available` +
-      ` (${number(budget.maxTokens)} budget − ${number(budget.reserveOutputTokens)} reserved for the answer)` +
+      ` (${budget.origin})` +
       ` · ${number(inspection.inputCount)} messages in, ${number(inspection.outputCount)} messages sent`,
   );
   out.push("");

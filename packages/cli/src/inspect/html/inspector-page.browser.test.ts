@@ -35,11 +35,18 @@ async function ctxpipe(argv: ReadonlyArray<string>): Promise<string> {
 }
 
 const CASES = [
-  { name: "the basic example (a repair and drops)", file: "examples/basic-pipeline/data/conversation.jsonl", options: ["--max-tokens", "2000"], expect: ["dropped", "synthesized"] },
+  {
+    name: "the basic example (a repair and drops)",
+    file: "examples/basic-pipeline/data/conversation.jsonl",
+    options: ["--max-tokens", "2000"],
+    origin: "2,000 budget − 500 reserved for the answer (a quarter of --max-tokens 2,000)",
+    expect: ["dropped", "synthesized"],
+  },
   {
     name: "a long tool session that compression clears and summarizes",
     file: "packages/cli/src/inspect/html/__fixtures__/long-tool-session.jsonl",
     options: ["--max-tokens", "13000", "--reserve-output", "1000", "--system", "You are a careful performance engineer.", "--compression", "clear-tool-results,summarize"],
+    origin: "13,000 budget − 1,000 reserved for the answer",
     expect: ["cleared", "summarized"],
   },
 ] as const;
@@ -92,7 +99,7 @@ describe("the inspector page in headless Chromium", { timeout: 60_000 }, () => {
     return { page, problems, requests };
   }
 
-  test.for(CASES)("$name: loads cleanly, offline, and shows the build's figures", async ({ file, options, expect: decisions }) => {
+  test.for(CASES)("$name: loads cleanly, offline, and shows the build's figures", async ({ file, options, origin, expect: decisions }) => {
     const input = join(ROOT, file);
     const path = join(directory, `${file.replaceAll("/", "_")}.html`);
     await ctxpipe(["inspect", input, ...options, "--html", path]);
@@ -107,6 +114,7 @@ describe("the inspector page in headless Chromium", { timeout: 60_000 }, () => {
     // The header and the budget.
     expect(await page.getAttribute('[data-figure="token-count"]', "data-value")).toBe(String(build.tokenCount));
     expect(await page.getAttribute('[data-figure="available"]', "data-value")).toBe(String(report.budget!.available));
+    expect(await page.textContent('[data-figure="budget-origin"]')).toBe(origin);
     const segments = await page.$$eval(".budget-bar .segment", (elements) => elements.map((element) => ({ kind: element.getAttribute("data-kind")!, tokens: Number(element.getAttribute("data-tokens")) })));
     const tokensOf = (kind: string) => segments.find((segment) => segment.kind === kind)?.tokens ?? 0;
     const sent = [...report.entries, ...report.synthesized].filter((entry) => !["dropped", "summarized", "merged"].includes(entry.decision));

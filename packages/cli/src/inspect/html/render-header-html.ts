@@ -19,7 +19,7 @@ export function renderHeaderHtml(inspection: Inspection): string {
 <dl class="facts">
 ${fact("Request", "token-count", `${formatCount(inspection.tokenCount)} tokens <span class="muted">(${exactness(inspection.tokenCountExact)})</span>`, inspection.tokenCount)}
 ${fact("Available", "available", `${formatCount(budget.available)} tokens <span class="muted">(${formatPercent(inspection.tokenCount, budget.available)} used)</span>`, budget.available)}
-${fact("Budget", "max-tokens", `${formatCount(budget.maxTokens)} <span class="muted">− ${formatCount(budget.reserveOutputTokens)} reserved for the answer</span>`, budget.maxTokens)}
+${fact("Budget", "max-tokens", `${formatCount(budget.maxTokens)} <span class="muted">− ${formatCount(budget.reserveOutputTokens)} reserved for the answer</span><br><span class="muted" data-figure="budget-origin">${escapeHtml(budget.origin)}</span>`, budget.maxTokens)}
 ${fact("Messages", "messages", `${formatCount(inspection.inputCount)} in → ${formatCount(inspection.outputCount)} sent`)}
 ${fact("Provider", "provider", escapeHtml(inspection.provider))}
 ${fact("Model", "model", escapeHtml(inspection.model))}

@@ -28,6 +28,7 @@ export const SMALL_INSPECTION: Inspection = {
     maxTokens: 400,
     reserveOutputTokens: 100,
     available: 300,
+    origin: "400 budget − 100 reserved for the answer",
     used: 120,
     segments: [
       { kind: "system", label: "System prompt", tokens: 10, items: 1 },
