@@ -35,10 +35,14 @@ describe("examples/run-mode", () => {
     expect(phases[1]).toContain("→ completed; the run is completed");
   });
 
-  it("after completion the post-completion profile answers from the conversation", async () => {
+  it("the final answer comes in the post-completion profile and is recorded as task_completed; afterwards the run takes no more input", async () => {
+    expect(phases[1]).toContain("< The review is complete. Root cause: the v2.4.1 deploy leaked database connections");
+    expect(phases[1]).toContain('(recorded task_completed: {"result":"The review is complete. Root cause: the v2.4.1 deploy leaked database connections');
     expect(phases[2]).toContain("completed; completed: collect, analyze, report");
-    expect(phases[2]).toContain("< From the review: Root cause: the v2.4.1 deploy leaked database connections");
+    expect(phases[2]).toMatch(/refused: Run "outage-0312" has completed \(record "[^"]+" of [^)]+\): it takes no more input; start a new run to go on\./);
     const { messages } = await new JsonlStore({ directory }).load(`run-${RUN_ID}`);
+    expect(messages.filter((message) => message.partType === "task_completed")).toHaveLength(1);
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", partType: "task_completed" });
     for (const message of messages) expect(message).toMatchObject({ mode: "run", runId: RUN_ID });
     const tools = messages.filter((message) => message.role === "tool");
     for (const tool of tools) expect(tool).toMatchObject({ partType: "tool_result", toolName: expect.any(String), duration: expect.any(Number) });

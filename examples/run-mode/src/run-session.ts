@@ -1,6 +1,6 @@
 // One process's part of the example: open the store, make the run loop, continue the run and print
 // what happened. Where the run stands comes from its log alone.
-import { RunLoop, scriptedModel } from "@ctxpipe/loop";
+import { RunEndedError, RunLoop, type RunResult, scriptedModel } from "@ctxpipe/loop";
 import { JsonlStore } from "@ctxpipe/store";
 import { incidentReview } from "./incident-review.js";
 import { modelFromEnv } from "./model-from-env.js";
@@ -34,7 +34,9 @@ export async function runPhase(directory: string, phase: PhaseOptions, print: (l
   print(`[process ${process.pid}] run ${RUN_ID}: ${logged} messages in the log; ${before.status}${before.currentStep === undefined ? "" : `, on step "${before.currentStep.id}"`}; completed: ${before.stepsCompleted.join(", ") || "none"}`);
   if (phase.userInput !== undefined) print(`> ${phase.userInput}`);
   let repairNoted = false;
-  const result = await loop.continue({
+  let result: RunResult;
+  try {
+    result = await loop.continue({
     runId: RUN_ID,
     ...(phase.userInput === undefined ? {} : { userInput: phase.userInput }),
     onEvent: (event) => {
@@ -46,8 +48,16 @@ export async function runPhase(directory: string, phase: PhaseOptions, print: (l
       if (event.type === "model-failed") print(`  model call failed (${event.error.message})${event.willRetry ? ", retrying" : ""}`);
       if (event.type === "replied" && event.reply.text !== "") print(`< ${event.reply.text}`);
       if (event.type === "tool-ran") print(`  [${event.call.name}(${event.call.arguments})] ${event.content.split("\n")[0]}`);
+      if (event.type === "persisted" && event.message.partType === "task_completed") print(`  (recorded task_completed: ${String(event.message.content)})`);
     },
   });
+  } catch (error) {
+    // A completed run takes no more input: the refusal says how it ended.
+    if (!(error instanceof RunEndedError)) throw error;
+    print(`  refused: ${error.message}`);
+    await store.close();
+    return;
+  }
   print(`  → ${result.status}; the run is ${result.state.status}${result.state.currentStep === undefined ? "" : ` on step "${result.state.currentStep.id}"`}`);
   await store.close();
 }

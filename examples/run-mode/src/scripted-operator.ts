@@ -20,10 +20,9 @@ export function scriptedOperator(control: { failNext: boolean }) {
     const last = request.messages.at(-1);
     const lastTool = last?.role === "tool" ? text(last) : undefined;
     if (step === undefined) {
-      // The post-completion profile: no step, so answer from the conversation.
-      if (last?.role === "tool") return { text: "The review is complete: the workflow has no step left." };
+      // The post-completion profile: no step, so the final answer comes from the conversation.
       const cause = request.messages.map(text).find((content) => content.startsWith("Root cause:"));
-      return { text: cause === undefined ? "I have no record of a root cause." : `From the review: ${cause}` };
+      return { text: cause === undefined ? "The review is complete, with no root cause found." : `The review is complete. ${cause}` };
     }
     // A complete_step result: the directive already shows the next step, so start on it.
     const fresh = lastTool === undefined || lastTool.startsWith("{");
