@@ -26,7 +26,7 @@ interface Provider {
 const providers: ReadonlyArray<Provider> = [
   {
     name: "OpenAI-compatible, streamed",
-    model: (url) => openAICompatibleModel({ model: "m", baseURL: url, env: {} }),
+    model: (url) => openAICompatibleModel({ model: "gpt-4o-mini", baseURL: url, env: {} }),
     plugins: [],
     busyStatus: 503,
     busyBody: { error: { message: FAILURE_TEXT, type: "server_error", code: "server_error" } },
@@ -38,13 +38,13 @@ const providers: ReadonlyArray<Provider> = [
   },
   {
     name: "Anthropic Messages",
-    model: (url) => anthropicModel({ model: "claude-test", baseURL: url, apiKey: "k", stream: false, env: {} }),
+    model: (url) => anthropicModel({ model: "claude-haiku-4-5", baseURL: url, apiKey: "k", stream: false, env: {} }),
     plugins: [new AnthropicMessagesRendererPlugin()],
     busyStatus: 529,
     busyBody: { type: "error", error: { type: "overloaded_error", message: FAILURE_TEXT } },
     answer: (response, text) => {
       response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ id: "msg_1", type: "message", role: "assistant", model: "claude-test", content: [{ type: "text", text }], stop_reason: "end_turn", usage: { input_tokens: 5, output_tokens: 1 } }));
+      response.end(JSON.stringify({ id: "msg_1", type: "message", role: "assistant", model: "claude-haiku-4-5", content: [{ type: "text", text }], stop_reason: "end_turn", usage: { input_tokens: 5, output_tokens: 1 } }));
     },
   },
 ];

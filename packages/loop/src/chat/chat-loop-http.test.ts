@@ -39,14 +39,14 @@ describe("ChatLoop over HTTP", () => {
       }
     });
     const { store } = tempStore();
-    const loop = new ChatLoop({ model: openAICompatibleModel({ model: "local-model", baseURL: `${server.url}/v1`, env: {} }), store, tools: [clock] });
+    const loop = new ChatLoop({ model: openAICompatibleModel({ model: "gpt-4o-mini", baseURL: `${server.url}/v1`, env: {} }), store, tools: [clock] });
     const streamed: string[] = [];
     const result = await loop.send({ conversationId: "c1", userInput: "What time is it?", onText: (delta) => streamed.push(delta) });
     expect(result).toMatchObject({ status: "completed", text: "It is noon.", turns: 2 });
     expect(streamed.join("")).toBe("It is noon.");
     expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
     const second = server.requests[1]!.body as { model: string; messages: Array<{ role: string; content?: unknown; tool_call_id?: string }>; tools: unknown[] };
-    expect(second.model).toBe("local-model");
+    expect(second.model).toBe("gpt-4o-mini");
     expect(second.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
     expect(second.messages[3]).toEqual({ role: "tool", tool_call_id: "call_1", content: "12:00" });
     expect((await store.load("c1")).messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
@@ -61,7 +61,7 @@ describe("ChatLoop over HTTP", () => {
           id: first ? "msg_1" : "msg_2",
           type: "message",
           role: "assistant",
-          model: "claude-test",
+          model: "claude-haiku-4-5",
           content: first ? [{ type: "tool_use", id: "toolu_1", name: "get_time", input: {} }] : [{ type: "text", text: "Noon." }],
           stop_reason: first ? "tool_use" : "end_turn",
           usage: { input_tokens: 50, output_tokens: 5 },
@@ -70,7 +70,7 @@ describe("ChatLoop over HTTP", () => {
     });
     const { store } = tempStore();
     const loop = new ChatLoop({
-      model: anthropicModel({ model: "claude-test", baseURL: server.url, apiKey: "test-key", stream: false, env: {} }),
+      model: anthropicModel({ model: "claude-haiku-4-5", baseURL: server.url, apiKey: "test-key", stream: false, env: {} }),
       store,
       tools: [clock],
       plugins: [new AnthropicMessagesRendererPlugin()],
@@ -100,7 +100,7 @@ describe("ChatLoop over HTTP", () => {
       sse(response, [{ choices: [{ index: 0, delta: { content: "Back." }, finish_reason: "stop" }] }]);
     });
     const { store } = tempStore();
-    const loop = new ChatLoop({ model: openAICompatibleModel({ model: "m", baseURL: server.url, env: {} }), store, retryDelayMs: 0 });
+    const loop = new ChatLoop({ model: openAICompatibleModel({ model: "gpt-4o-mini", baseURL: server.url, env: {} }), store, retryDelayMs: 0 });
     const failed = await loop.send({ conversationId: "c1", userInput: "Hello" });
     expect(failed).toMatchObject({ status: "failed", error: { code: "LLM_HTTP_ERROR", status: 400 } });
     failing = false;
