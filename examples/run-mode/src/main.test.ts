@@ -28,9 +28,9 @@ describe("examples/run-mode", () => {
     expect(phases[0]).toContain("(process killed with SIGKILL in the middle of a tool call)");
   });
 
-  it("the next process resumes from the log at the right step, repairs the unanswered call and retries a failed model call", () => {
+  it("the next process resumes from the log at the right step, answers the unanswered call as interrupted and retries a failed model call", () => {
     expect(phases[1]).toMatch(/^\[process \d+\] run outage-0312: 6 messages in the log; running, on step "analyze"; completed: collect/);
-    expect(phases[1]).toContain("(the log ends with 1 tool call(s) that never returned; the build answers them as interrupted)");
+    expect(phases[1]).toContain("(the log ends with a call to query_metrics that never returned: answered as interrupted, not run again)");
     expect(phases[1]).toContain("model call failed (upstream model overloaded), retrying");
     expect(phases[1]).toContain("→ completed; the run is completed");
   });
@@ -45,7 +45,10 @@ describe("examples/run-mode", () => {
     expect(messages.at(-1)).toMatchObject({ role: "assistant", partType: "task_completed" });
     for (const message of messages) expect(message).toMatchObject({ mode: "run", runId: RUN_ID });
     const tools = messages.filter((message) => message.role === "tool");
-    for (const tool of tools) expect(tool).toMatchObject({ partType: "tool_result", toolName: expect.any(String), duration: expect.any(Number) });
+    // Every call has its result; the one the killed process was running says it was interrupted.
+    const interrupted = tools.filter((tool) => tool.interrupted === true);
+    expect(interrupted).toMatchObject([{ partType: "tool_result", toolName: "query_metrics", is_error: true }]);
+    for (const tool of tools.filter((result) => result.interrupted !== true)) expect(tool).toMatchObject({ partType: "tool_result", toolName: expect.any(String), duration: expect.any(Number) });
     // The 503 was retried within its call and then answered: a retry leaves nothing in the log.
     expect(messages.filter((message) => message.partType === "error")).toHaveLength(0);
   });

@@ -1,5 +1,5 @@
 // The run's tools. query_metrics can kill its own process (kill -9) to show that the next process
-// resumes from the log: the call it was running has no result, and the next build repairs that.
+// resumes from the log: the call it was running has no result, and the next process answers it as interrupted.
 import type { LoopTool } from "@ctxpipe/loop";
 
 export function opsTools(options: { crashInMetrics: boolean }): LoopTool[] {

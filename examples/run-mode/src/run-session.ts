@@ -33,18 +33,14 @@ export async function runPhase(directory: string, phase: PhaseOptions, print: (l
   const logged = (await store.load(`run-${RUN_ID}`)).messages.length;
   print(`[process ${process.pid}] run ${RUN_ID}: ${logged} messages in the log; ${before.status}${before.currentStep === undefined ? "" : `, on step "${before.currentStep.id}"`}; completed: ${before.stepsCompleted.join(", ") || "none"}`);
   if (phase.userInput !== undefined) print(`> ${phase.userInput}`);
-  let repairNoted = false;
   let result: RunResult;
   try {
     result = await loop.continue({
     runId: RUN_ID,
     ...(phase.userInput === undefined ? {} : { userInput: phase.userInput }),
     onEvent: (event) => {
-      if (event.type === "built" && !repairNoted) {
-        repairNoted = true;
-        const answered = event.result.report.synthesized.filter((entry) => entry.type === "tool-result").length;
-        if (answered > 0) print(`  (the log ends with ${answered} tool call(s) that never returned; the build answers them as interrupted)`);
-      }
+      // The killed process's call has no result: it is answered before anything new is persisted.
+      if (event.type === "call-interrupted") print(`  (the log ends with a call to ${event.call.name} that never returned: ${event.settledBy === "answer" ? "answered as interrupted, not run again" : "run again"})`);
       if (event.type === "model-failed") print(`  model call failed (${event.error.message})${event.willRetry ? ", retrying" : ""}`);
       if (event.type === "replied" && event.reply.text !== "") print(`< ${event.reply.text}`);
       if (event.type === "tool-ran") print(`  [${event.call.name}(${event.call.arguments})] ${event.content.split("\n")[0]}`);

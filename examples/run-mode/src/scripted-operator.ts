@@ -30,7 +30,7 @@ export function scriptedOperator(control: { failNext: boolean }) {
       case "collect":
         return fresh ? { toolCalls: [{ name: "read_log", arguments: { around: "03:00" } }] } : { toolCalls: [{ name: "complete_step", arguments: {} }] };
       case "analyze":
-        // A result that is the repair stage's "interrupted" note means the call must be made again.
+        // A result saying the call was interrupted (the killed process's) means the call must be made again.
         if (fresh || lastTool.includes("interrupted")) return { toolCalls: [{ name: "query_metrics", arguments: { metric: "db_pool_connections" } }] };
         return { toolCalls: [{ name: "complete_step", arguments: { transition: "root cause found" } }] };
       default:

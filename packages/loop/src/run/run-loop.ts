@@ -15,6 +15,7 @@ import { type LoopEventListener, loopEventEmitter } from "../loop/loop-events.js
 import { type LoopOptions, PipelinePerConversation, type ResolvedLoopOptions, resolveLoopOptions } from "../loop/loop-options.js";
 import type { LoopResult } from "../loop/loop-result.js";
 import { type MessageFactory, type MessageStamp, stampMessage } from "../loop/message-stamp.js";
+import { type InterruptedToolCallsPolicy, interruptedToolCallsOption, settleInterruptedCalls } from "../loop/settle-interrupted-calls.js";
 import { runToolLoop, type TurnSetup } from "../loop/tool-loop.js";
 import type { LoopTool } from "../tools/loop-tool.js";
 import { toolsAllowedBy } from "../tools/tools-allowed-by.js";
@@ -106,9 +107,11 @@ export class RunLoop {
   readonly #workflow: ParsedWorkflow | undefined;
   readonly #pipelines: PipelinePerConversation;
   readonly #flights = new Map<string, Flight>();
+  readonly #interruptedToolCalls: InterruptedToolCallsPolicy;
 
   constructor(options: RunLoopOptions) {
     this.#resolved = resolveLoopOptions(OWNER, options);
+    this.#interruptedToolCalls = interruptedToolCallsOption(OWNER, options.interruptedToolCalls);
     if (options.store === undefined) throw new PluginOptionsError(OWNER, "store: run mode keeps its log in a store; give one");
     const hasWorkflow = options.workflow !== undefined;
     const hasEngine = options.engine !== undefined;
@@ -241,20 +244,29 @@ export class RunLoop {
       events.emit({ type: "persisted", message });
     };
 
+    // Calls a stopped process left without results get them first, so that they stay right after their
+    // call; a rerun may only use the tools of the step the run stands on.
+    const engine = callContext === undefined ? this.#options.engine : undefined;
+    const stepTools = callContext !== undefined ? this.#setupFor(this.#planFor(callContext)).tools : engine === undefined ? this.#setupFor(this.#ownedPlan(at.before)).tools : this.#loopTools();
+    const settled = await settleInterruptedCalls({ log, tools: stepTools, messages: factory, policy: this.#interruptedToolCalls, signal: at.signal, events });
+    persisted.push(...settled);
+
+    let userMessage: StoredMessage | undefined;
     if (userInput !== undefined) {
       // The step the input answers: the loop's own, the call's, or unknown when the engine holds it.
-      const stepId = callContext !== undefined ? callContext.currentStep?.id : standing.currentStep?.id;
+      const stepNow = settled.length === 0 ? standing : this.#stateOf((await log.load()).messages, callContext);
+      const stepId = callContext !== undefined ? callContext.currentStep?.id : stepNow.currentStep?.id;
       const format = this.#options.formatUserInput ?? formatRunUserInput;
-      await persist(stampMessage(factory, { role: "user", content: format(stepId, userInput) }));
+      userMessage = stampMessage(factory, { role: "user", content: format(stepId, userInput) });
+      await persist(userMessage);
     }
-    if (persisted.length === 0 && at.before.length === 0) {
+    if (userInput === undefined && at.before.length === 0) {
       throw new PluginOptionsError(OWNER, `userInput: run ${JSON.stringify(runId)} has no messages yet: start it with a non-blank userInput`);
     }
 
     const toolNames = (this.#options.tools ?? []).map((tool) => tool.name);
     let plan: TurnPlan | undefined;
     let engineTurn: TurnPlan | undefined;
-    const engine = callContext === undefined ? this.#options.engine : undefined;
     let turns = 0;
     const turnLog = engine === undefined ? log : engineTurnLog(log, async (messages) => {
       const turn = turns++;
@@ -280,7 +292,8 @@ export class RunLoop {
       },
       setupTurn,
       messages: factory,
-      ...(persisted[0] === undefined ? {} : { loopStartId: persisted[0].id }),
+      // Compression protects the loop from the user's input on (settled results belong to the history before it).
+      ...(userMessage === undefined ? {} : { loopStartId: userMessage.id }),
       extras: [],
       maxTurns: this.#resolved.maxTurns,
       maxRepeatedFailures: this.#resolved.maxRepeatedFailures,
@@ -352,6 +365,11 @@ export class RunLoop {
         ...(plan.toolPolicy === undefined ? {} : { toolPolicy: plan.toolPolicy }),
       },
     };
+  }
+
+  /** The loop's tools its own policies allow, before any step narrows them. */
+  #loopTools(): LoopTool[] {
+    return toolsAllowedBy(this.#options.tools ?? [], mergeToolPolicies(this.#options.systemToolPolicy, this.#options.toolPolicy));
   }
 
   #owned(what: string): ParsedWorkflow {
