@@ -30,7 +30,8 @@ export interface LoopOptions {
    * (at most 32,000, and at most a quarter of a smaller `maxTokens` you give), unless `buildOptions`
    * gives them. A model the registry does not know is an
    * UnknownModelError when the loop is made, unless `fallback` is given (with `buildOptions.maxTokens`).
-   * An adapter without a model name (a scripted model) counts with core's estimate and has no default budget.
+   * An adapter without a model name (a scripted model) counts with core's estimate and has no default
+   * budget, unless `tokenCounting` says how to count. Not with `pipeline`, which counts as it is made to.
    */
   readonly tokenCounting?: TokenCountingOptions;
   /** Plugins added to the default pipelines, e.g. a renderer for the model's provider. */
@@ -95,6 +96,9 @@ const resolvedCounting = new WeakMap<LoopOptions, LoopCounting | undefined>();
 
 function countingOf(owner: string, options: LoopOptions): LoopCounting | undefined {
   if (resolvedCounting.has(options)) return resolvedCounting.get(options);
+  if (options.pipeline !== undefined && options.tokenCounting !== undefined) {
+    throw new PluginOptionsError(owner, "tokenCounting: applies to the loop's own pipelines; a pipeline of your own counts with its own tokenizer (give it a TokenizerPlugin), so leave one of the two out");
+  }
   const counting = options.pipeline === undefined ? resolveLoopCounting(owner, options.model, options.tokenCounting, options.buildOptions) : undefined;
   resolvedCounting.set(options, counting);
   return counting;

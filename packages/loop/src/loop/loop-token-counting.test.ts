@@ -59,6 +59,17 @@ describe("a loop made for a model the registry does not know", () => {
         '✖ the registry does not know the context window of "llama-3-local", which is counted with the fallback encoding o200k_base: give maxTokens\n  → at buildOptions.maxTokens',
     },
     {
+      name: "tokenCounting with a pipeline of the caller's",
+      options: { model: httpModel("gpt-4o"), pipeline: createPipeline(), tokenCounting: { model: "gpt-4o" } },
+      details:
+        "tokenCounting: applies to the loop's own pipelines; a pipeline of your own counts with its own tokenizer (give it a TokenizerPlugin), so leave one of the two out",
+    },
+    {
+      name: "a fallback for a scripted model without a name, and no budget",
+      options: { model: scriptedModel([]), tokenCounting: { fallback: "o200k_base" } },
+      details: '✖ the registry does not know the context window of "scripted", which is counted with the fallback encoding o200k_base: give maxTokens\n  → at buildOptions.maxTokens',
+    },
+    {
       name: "an encoding that is not one",
       options: { model: httpModel("gpt-4o"), tokenCounting: { fallback: "p50k_base" } },
       details: '✖ Invalid option: expected one of "o200k_base"|"cl100k_base"\n  → at tokenCounting.fallback',
@@ -186,6 +197,11 @@ describe("what a loop counts with", () => {
       budget: { maxTokens: 200_000, reserveOutputTokens: 32_000, available: 168_000, used: result.lastBuild!.tokenCount, attempts: 1 },
       resultTokenizer: { name: 'o200k_base × 1.2 + 10% (approximation for "claude-opus-4")', exact: false, factor: 1.2 },
     });
+  });
+
+  it("a scripted model without a name and a fallback: counted with it, under the adapter's name", async () => {
+    const { build } = await firstBuild({ tokenCounting: { fallback: "o200k_base" }, buildOptions: { maxTokens: 4_000 } }, scriptedModel([{ text: "Hello." }]));
+    expect({ tokenizer: build.report.tokenizer, available: build.report.budget?.available }).toEqual({ tokenizer: { name: 'o200k_base + 10% (fallback for "scripted")', exact: false }, available: 3_000 });
   });
 
   it("a scripted model without a name opts in with tokenCounting.model", async () => {

@@ -53,7 +53,7 @@ function asLoopOptionsError(owner: string, error: CtxpipeError): PluginOptionsEr
 
 /**
  * The loop's counting for `model`, or undefined when there is nothing to count for: an adapter without a
- * model name (a scripted model) and no `tokenCounting.model`, or a `buildOptions.tokenizer` of the
+ * model name (a scripted model) and no `tokenCounting`, or a `buildOptions.tokenizer` of the
  * caller's for a model the registry does not know. Then builds count as the caller's pipeline and
  * options say (core's estimate by default) and get no default budget.
  *
@@ -71,7 +71,8 @@ export function resolveLoopCounting(
   if (!parsed.success) throw new PluginOptionsError(owner, z.prettifyError(parsed.error).replaceAll("→ at ", "→ at tokenCounting."));
   const { fallback } = parsed.data;
   const field = parsed.data.model === undefined ? "the model adapter's model" : "tokenCounting.model";
-  const name = parsed.data.model ?? model.model;
+  // A fallback asked for is used even for an adapter without a model name, under the adapter's name.
+  const name = parsed.data.model ?? model.model ?? (fallback === undefined ? undefined : model.name);
   if (name === undefined) return undefined;
   // The caller counts with a tokenizer of their own: the registry only adds the budget of a model it knows.
   if (buildOptions?.tokenizer !== undefined && fallback === undefined && findModel(name) === undefined) return undefined;
