@@ -147,3 +147,19 @@ describe("ctxpipe build and inspect with the default budget", () => {
     expect(trimmed.tokenCount).toBeLessThanOrEqual(111_616);
   });
 });
+
+describe("docs/cli.md", () => {
+  it("states the default budget of each model in its table as the CLI resolves it", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const page = await readFile(new URL("../../../../docs/cli.md", import.meta.url), "utf8");
+    const section = page.slice(page.indexOf("### The budget"), page.indexOf("`--summarizer openai` is the only option"));
+    const rows = section.split("\n").filter((line) => /^\| `[a-z][a-z0-9.-]*`/.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    for (const row of rows) {
+      const [model, budget, reserve, input] = row.split("|").slice(1, 5).map((cell) => cell.trim());
+      const figures = cliBudgetOf(optionsOf(["--model", /`([^`]+)`/.exec(model!)![1]!]));
+      const number = (value: number) => value.toLocaleString("en-US");
+      expect([budget!.split(" ")[0], reserve, input], row).toEqual([figures.maxTokens, figures.reserveOutputTokens, figures.inputBudget].map(number));
+    }
+  });
+});
