@@ -13,7 +13,14 @@ export type { LoopEvent, LoopEventBody, LoopEventListener } from "./loop/loop-ev
 export { DEFAULT_INTERRUPTED_TOOL_CALLS, type InterruptedToolCallsPolicy, interruptedCallText } from "./loop/settle-interrupted-calls.js";
 
 // Streaming to a UI
-export { DEFAULT_MAX_STREAM_BYTES, DEFAULT_MAX_STREAM_EVENTS, LoopEventBuffer, type LoopEventBufferOptions, type RecordedLoopEvent } from "./stream/loop-event-buffer.js";
+export {
+  DEFAULT_MAX_STREAM_BYTES,
+  DEFAULT_MAX_STREAM_EVENTS,
+  DEFAULT_STREAM_HEARTBEAT_MS,
+  LoopEventBuffer,
+  type LoopEventBufferOptions,
+  type RecordedLoopEvent,
+} from "./stream/loop-event-buffer.js";
 export { LOOP_EVENT_STREAM_ERROR_CODES, LoopEventStreamError, type LoopEventStreamErrorCode } from "./stream/loop-event-stream-error.js";
 export { type StreamEndData, streamEventData } from "./stream/stream-event-data.js";
 export { LOOP_REPEATED_FAILURE, RepeatedFailureError } from "./loop/repeated-failure-error.js";

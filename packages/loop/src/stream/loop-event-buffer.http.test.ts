@@ -140,6 +140,19 @@ describe("LoopEventBuffer over HTTP", () => {
     expect((await readEventStream(appUrl, { lastEventId: 5 })).events.map((event) => event.id)).toEqual([6, 7, 8, 9]);
   });
 
+  it("an open connection gets a comment line while no event comes, so that it is not closed as idle", async () => {
+    const { done } = await startApp({ heartbeatMs: 1 });
+    // The model is held after its first piece: nothing happens until the gate opens.
+    const response = await fetch(appUrl);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = "";
+    while (!received.includes("\n:\n\n")) received += decoder.decode((await reader.read()).value, { stream: true });
+    await reader.cancel();
+    for (const gate of gates) gate();
+    await done;
+  });
+
   it.for([
     { query: "?after=abc", body: { code: "LOOP_EVENTS_RESUME_INVALID", field: "after", message: 'after: must be the id of an event of this stream (a whole number), got "abc"' } },
     { query: "?after=-1", body: { code: "LOOP_EVENTS_RESUME_INVALID", field: "after", message: 'after: must be the id of an event of this stream (a whole number), got "-1"' } },

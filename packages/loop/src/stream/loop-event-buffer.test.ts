@@ -20,6 +20,8 @@ describe("LoopEventBuffer", () => {
     { options: { maxEvents: 0 }, field: "maxEvents" },
     { options: { maxBytes: 1.5 }, field: "maxBytes" },
     { options: { data: "json" }, field: "data" },
+    { options: { heartbeatMs: 0 }, field: "heartbeatMs" },
+    { options: { heartbeatMs: true }, field: "heartbeatMs" },
     { options: { maxEvent: 3 }, field: "" },
   ])("rejects bad options naming the field: $options", ({ options, field }) => {
     const error = errorOf(() => new LoopEventBuffer(options as never));

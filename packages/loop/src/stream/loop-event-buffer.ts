@@ -13,6 +13,7 @@ import { streamEndData, streamEventData } from "./stream-event-data.js";
 
 export const DEFAULT_MAX_STREAM_EVENTS = 10_000;
 export const DEFAULT_MAX_STREAM_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_STREAM_HEARTBEAT_MS = 15_000;
 
 export interface LoopEventBufferOptions {
   /** Events kept for reconnects (the newest). Default 10,000. */
@@ -21,6 +22,11 @@ export interface LoopEventBufferOptions {
   readonly maxBytes?: number;
   /** The JSON `data` of each event. Default streamEventData: the event, a build's request and report left out. */
   readonly data?: (event: LoopEvent) => unknown;
+  /**
+   * How often an open connection gets a comment line (`:`) while no event comes, so that proxies and
+   * load balancers do not close it as idle during a long tool or model call; false for none. Default 15,000 ms.
+   */
+  readonly heartbeatMs?: number | false;
 }
 
 /** One event as the stream sends it. */
@@ -38,15 +44,22 @@ const optionsSchema = z.strictObject({
   maxEvents: z.number().int().min(1).optional(),
   maxBytes: z.number().int().min(1).optional(),
   data: z.function().optional(),
+  heartbeatMs: z.union([z.number().int().min(1), z.literal(false)]).optional(),
 });
 
 interface Frame extends RecordedLoopEvent {
-  /** The event in the event-stream format. */
-  readonly text: string;
+  /** What the frame weighs in the buffer's bounds: its encoded length. */
+  readonly bytes: number;
+}
+
+/** The event in the event-stream format. */
+function frameText({ sequence, type, data }: RecordedLoopEvent): string {
+  return `id: ${sequence}\nevent: ${type}\ndata: ${data}\n\n`;
 }
 
 function frameOf(sequence: number, type: string, data: string): Frame {
-  return { sequence, type, data, text: `id: ${sequence}\nevent: ${type}\ndata: ${data}\n\n` };
+  const frame = { sequence, type, data };
+  return { ...frame, bytes: Buffer.byteLength(frameText(frame)) };
 }
 
 function encode(data: unknown): string {
@@ -77,6 +90,7 @@ export class LoopEventBuffer {
   readonly #maxEvents: number;
   readonly #maxBytes: number;
   readonly #data: (event: LoopEvent) => unknown;
+  readonly #heartbeatMs: number | false;
   #frames: Frame[] = [];
   /** Index of the oldest kept frame in #frames (evicted ones before it are dropped in batches). */
   #head = 0;
@@ -91,6 +105,7 @@ export class LoopEventBuffer {
     this.#maxEvents = options.maxEvents ?? DEFAULT_MAX_STREAM_EVENTS;
     this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_STREAM_BYTES;
     this.#data = options.data ?? streamEventData;
+    this.#heartbeatMs = options.heartbeatMs ?? DEFAULT_STREAM_HEARTBEAT_MS;
   }
 
   /** The loop call's listener. Events must come from one call, in order (1, 2, 3…). */
@@ -106,7 +121,8 @@ export class LoopEventBuffer {
     const frame = frameOf(event.sequence, event.type, encode(this.#data(event)));
     this.#last = event.sequence;
     this.#keep(frame);
-    for (const client of this.#clients) client.write(frame.text);
+    const text = frameText(frame);
+    for (const client of this.#clients) client.write(text);
   };
 
   /** Ends the stream with how the loop call ended: clients get an `end` event, and their connection closes. */
@@ -194,13 +210,17 @@ export class LoopEventBuffer {
       "x-accel-buffering": "no",
     });
     response.flushHeaders();
-    response.write(frames.map((frame) => frame.text).join(""));
+    response.write(frames.map(frameText).join(""));
     if (this.#end !== undefined) {
       response.end();
       return;
     }
     this.#clients.add(response);
-    response.on("close", () => this.#clients.delete(response));
+    const heartbeat = this.#heartbeatMs === false ? undefined : setInterval(() => response.write(":\n\n"), this.#heartbeatMs).unref();
+    response.on("close", () => {
+      clearInterval(heartbeat);
+      this.#clients.delete(response);
+    });
   }
 
   #framesAfter(after: number, field: string): Frame[] {
@@ -221,10 +241,10 @@ export class LoopEventBuffer {
 
   #keep(frame: Frame): void {
     this.#frames.push(frame);
-    this.#bytes += Buffer.byteLength(frame.text);
+    this.#bytes += frame.bytes;
     // The newest event is always kept, however large.
     while (this.#frames.length - this.#head > 1 && (this.#frames.length - this.#head > this.#maxEvents || this.#bytes > this.#maxBytes)) {
-      this.#bytes -= Buffer.byteLength(this.#frames[this.#head]!.text);
+      this.#bytes -= this.#frames[this.#head]!.bytes;
       this.#head++;
     }
     if (this.#head > 1024 && this.#head * 2 > this.#frames.length) {
@@ -237,7 +257,8 @@ export class LoopEventBuffer {
     if (this.#end !== undefined) return;
     const sequence = this.#last + 1;
     this.#end = frameOf(sequence, "end", encode(streamEndData(sequence, outcome)));
-    for (const client of this.#clients) client.end(this.#end.text);
+    const text = frameText(this.#end);
+    for (const client of this.#clients) client.end(text);
     this.#clients.clear();
   }
 }

@@ -45,15 +45,18 @@ export async function readEventStream(url: string, options: { lastEventId?: numb
     pending += decoder.decode(value, { stream: true });
     let end = pending.indexOf("\n\n");
     while (end !== -1) {
-      const event = parseFrame(pending.slice(0, end));
+      const frame = pending.slice(0, end);
       pending = pending.slice(end + 2);
+      end = pending.indexOf("\n\n");
+      // A comment (the heartbeat) is no event.
+      if (frame.startsWith(":")) continue;
+      const event = parseFrame(frame);
       events.push(event);
       if (options.cut?.(event) === true) {
         controller.abort();
         await reader.cancel().catch(() => undefined);
         return { status: response.status, events, ended: false };
       }
-      end = pending.indexOf("\n\n");
     }
   }
 }
