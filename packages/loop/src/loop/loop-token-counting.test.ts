@@ -70,6 +70,11 @@ describe("a loop made for a model the registry does not know", () => {
       details: '✖ the registry does not know the context window of "scripted", which is counted with the fallback encoding o200k_base: give maxTokens\n  → at buildOptions.maxTokens',
     },
     {
+      name: "an adapter of the caller's whose model name is blank",
+      options: { model: { name: "mine", renderer: "openai", model: " ", complete: async () => ({ text: "", toolCalls: [] }) } },
+      details: "✖ expected a non-empty string, got \" \"\n  → at model.model",
+    },
+    {
       name: "an encoding that is not one",
       options: { model: httpModel("gpt-4o"), tokenCounting: { fallback: "p50k_base" } },
       details: '✖ Invalid option: expected one of "o200k_base"|"cl100k_base"\n  → at tokenCounting.fallback',

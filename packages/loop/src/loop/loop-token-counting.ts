@@ -45,9 +45,18 @@ function unknownModel(owner: string, error: Pick<UnknownModelError, "model" | "s
   return loud;
 }
 
-/** modelDefaults' option errors, reworded with the loop's field names. */
-function asLoopOptionsError(owner: string, error: CtxpipeError): PluginOptionsError {
-  const details = error.message.replace(/^Invalid options for [^\n]*\n/, "").replaceAll("→ at ", "→ at buildOptions.");
+/** Where each field of createTokenizer() and modelDefaults() comes from in a loop's options. */
+const LOOP_FIELDS: Readonly<Record<string, string>> = {
+  maxTokens: "buildOptions.maxTokens",
+  reserveOutputTokens: "buildOptions.reserveOutputTokens",
+  fallback: "tokenCounting.fallback",
+};
+
+/** The registry's option errors, reworded with the loop's field names. */
+function asLoopOptionsError(owner: string, error: CtxpipeError, modelField: string): PluginOptionsError {
+  const details = error.message
+    .replace(/^Invalid options for [^\n]*\n/, "")
+    .replace(/→ at (\w+)$/gm, (_, field: string) => `→ at ${field === "model" ? modelField : (LOOP_FIELDS[field] ?? field)}`);
   return new PluginOptionsError(owner, details);
 }
 
@@ -89,7 +98,7 @@ export function resolveLoopCounting(
   } catch (error) {
     // By code, not instanceof: the tokenizers package may sit on a copy of core of its own.
     if (CtxpipeError.isInstance(error) && error.code === ERROR_CODES.MODEL_UNKNOWN) throw unknownModel(owner, error as UnknownModelError, field);
-    if (CtxpipeError.isInstance(error) && error.code === ERROR_CODES.OPTIONS_INVALID) throw asLoopOptionsError(owner, error);
+    if (CtxpipeError.isInstance(error) && error.code === ERROR_CODES.OPTIONS_INVALID) throw asLoopOptionsError(owner, error, parsed.data.model === undefined ? "model.model" : "tokenCounting.model");
     throw error;
   }
   const { maxTokens, reserveOutputTokens, inputBudget, sources } = defaults;
