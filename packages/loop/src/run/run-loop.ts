@@ -138,7 +138,7 @@ export class RunLoop {
     return this.#stateOf(messages, undefined);
   }
 
-  /** The run directive the prompt carries for a state: the post-completion profile once completed. */
+  /** The run directive the prompt carries for a state: the post-completion profile once completed. Needs the loop's own workflow. */
   runContextOf(state: RunState): RunContext {
     const workflow = this.#owned("runContextOf()");
     const common = { packageName: workflow.packageName, workflowName: workflow.name, state: { stepsCompleted: state.stepsCompleted } };
