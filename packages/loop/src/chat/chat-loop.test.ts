@@ -112,9 +112,13 @@ describe("ChatLoop: seed 002's chat mode", () => {
     await loop.send({ conversationId: "c1", userInput: "Go" });
     const results = (await store.load("c1")).messages.filter((message) => message.role === "tool");
     expect(results.map((message) => message.is_error)).toEqual([true, true, true]);
-    expect(results[0]!.content).toBe("Error: fail failed: disk full");
+    expect(results[0]!.content).toBe("fail failed: disk full");
     expect(results[1]!.content).toMatch(/tool "nope" is not available here\. Available tools: get_weather, fail/);
-    expect(results[2]!.content).toMatch(/^Error: cannot call get_weather: the arguments are not valid JSON/);
+    expect(results[2]!.content).toMatch(/^cannot call get_weather: the arguments are not valid JSON/);
+    // The stored flag marks them; the OpenAI request says "Error: " once, as its renderer does for every failed result.
+    const sent = (model.calls[1]!.request as OpenAIChatRequest).messages.filter((message) => message.role === "tool").map((message) => textOf(message));
+    expect(sent[0]).toBe("Error: fail failed: disk full");
+    for (const text of sent) expect(text).toMatch(/^Error: (?!Error: )/);
   });
 
   it("stops after maxTurns model calls when the model keeps calling tools", async () => {

@@ -72,7 +72,7 @@ describe("RunLoop: tool calls a stopped process left without results", () => {
     const results = (await store.load("run-r1")).messages.filter((message) => message.role === "tool");
     expect(results.map((message) => [message.tool_call_id, message.is_error === true, message.content])).toEqual([
       ["call_build", false, "compile done"],
-      ["call_notify", true, 'Error: tool "notify" is not available here. Available tools: compile, complete_step.'],
+      ["call_notify", true, 'tool "notify" is not available here. Available tools: compile, complete_step.'],
     ]);
   });
 });

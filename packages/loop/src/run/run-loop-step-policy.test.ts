@@ -58,7 +58,7 @@ describe("RunLoop: per-step agent and tool policy", () => {
     expect(ran).toEqual(["publish"]);
     const results = (await store.load("run-r1")).messages.filter((message) => message.toolName === "publish");
     expect(results.map((message) => [message.is_error === true, message.content])).toEqual([
-      [true, 'Error: tool "publish" is not available here. Available tools: read_notes, complete_step.'],
+      [true, 'tool "publish" is not available here. Available tools: read_notes, complete_step.'],
       [false, "published"],
     ]);
   });

@@ -41,15 +41,15 @@ export async function runToolCall(
   const tool = tools.get(call.name);
   if (tool === undefined) {
     const available = [...tools.keys()];
-    return finish(`Error: tool "${call.name}" is not available here. Available tools: ${available.length > 0 ? available.join(", ") : "none"}.`, true);
+    return finish(`tool "${call.name}" is not available here. Available tools: ${available.length > 0 ? available.join(", ") : "none"}.`, true);
   }
   const args = parseArguments(call.arguments);
-  if (typeof args === "string") return finish(`Error: cannot call ${call.name}: ${args}.`, true);
+  if (typeof args === "string") return finish(`cannot call ${call.name}: ${args}.`, true);
   try {
     const value = await tool.run(args, { conversationId: context.conversationId, callId: call.id, interrupted: context.interrupted ?? false, signal: context.signal });
     return finish(resultText(value), false);
   } catch (error) {
     const message = error instanceof Error ? error.message : resultText(error);
-    return finish(`Error: ${call.name} failed: ${message}`, true);
+    return finish(`${call.name} failed: ${message}`, true);
   }
 }
