@@ -38,12 +38,14 @@ describe("examples/run-mode, driven by a workflow engine of its own", () => {
     ]);
   });
 
-  it("the user's approval moves the engine; the run completes visibly and then refuses more input", async () => {
+  it("the user's approval moves the engine; the run completes visibly, and a follow-up is answered without reopening it", async () => {
     expect(calls[1]).toContain("  [engine] turn 0: deploy; tools for this step: deploy\n  offered: deploy\n  [deploy] deployed v2.4.3");
     expect(calls[1]).toContain("  [engine] turn 1: done; tools for this step: none\n  offered: no tools");
     expect(calls[1]).toContain('  (recorded task_completed: {"result":"BUG-481 is fixed: patches/bug-481-coupon-amount.diff is deployed as v2.4.3."})');
     expect(calls[1]).toContain("  → completed; the run is completed");
-    expect(calls[2]).toMatch(/^> Also bump the version\?\n {2}refused: Run "hotfix-481" has completed \(record "[^"]+" of [^)]+\): it takes no more input; start a new run to go on\./);
+    expect(calls[2]).toContain("> Also bump the version?\n  [engine] turn 0: done; tools for this step: none\n  offered: no tools");
+    expect(calls[2]).toContain("< The hotfix run is completed, so I leave it as it is: bumping the version is new work; start a new run for it.");
+    expect(calls[2]).toContain("  → completed; the run is completed");
 
     const { messages } = await new JsonlStore({ directory }).load("run-hotfix-481");
     for (const message of messages) expect(message).toMatchObject({ mode: "run", runId: "hotfix-481" });
@@ -59,6 +61,9 @@ describe("examples/run-mode, driven by a workflow engine of its own", () => {
       "tool_result",
       "assistant",
       "task_completed",
+      // The follow-up and its answer: no second ending.
+      "user",
+      "assistant",
     ]);
     // The review step was answered by the reviewer agent; the rest by the loop's.
     expect(messages[5]).toMatchObject({ agentId: "reviewer" });

@@ -1,7 +1,8 @@
 // `pnpm --filter @ctxpipe-example/run-mode start:engine [directory]`: a run driven by a workflow engine of
 // the example's own (src/hotfix-machine.ts). RunLoop asks it where the run stands at the start of every
 // turn; tools and the user's approval move it; its variables and artifacts are shown in the directive.
-// The run completes visibly (a task_completed record), and then takes no more input.
+// The run completes visibly (a task_completed record); a follow-up question is answered with the
+// post-completion prompt, which leaves the completed run as it is.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -18,8 +18,14 @@ export function hotfixOperator() {
         return { text: `The patch is ready for review: ${patch ?? "(no patch)"}. Reply "approve" to deploy it.` };
       case "deploy":
         return { toolCalls: [{ name: "deploy", arguments: {} }] };
-      default:
+      default: {
+        // The post-completion profile: a follow-up is answered, and the completed run is left as it is.
+        const last = request.messages.at(-1);
+        if (last?.role === "user" && typeof last.content === "string" && last.content.includes("?")) {
+          return { text: "The hotfix run is completed, so I leave it as it is: bumping the version is new work; start a new run for it." };
+        }
         return { text: `BUG-481 is fixed: ${patch ?? "the patch"} is deployed as v2.4.3.` };
+      }
     }
   };
 }

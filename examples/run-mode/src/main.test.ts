@@ -35,14 +35,16 @@ describe("examples/run-mode", () => {
     expect(phases[1]).toContain("→ completed; the run is completed");
   });
 
-  it("the final answer comes in the post-completion profile and is recorded as task_completed; afterwards the run takes no more input", async () => {
+  it("the final answer comes in the post-completion profile and is recorded as task_completed; a follow-up is answered from the conversation", async () => {
     expect(phases[1]).toContain("< The review is complete. Root cause: the v2.4.1 deploy leaked database connections");
     expect(phases[1]).toContain('(recorded task_completed: {"result":"The review is complete. Root cause: the v2.4.1 deploy leaked database connections');
     expect(phases[2]).toContain("completed; completed: collect, analyze, report");
-    expect(phases[2]).toMatch(/refused: Run "outage-0312" has completed \(record "[^"]+" of [^)]+\): it takes no more input; start a new run to go on\./);
+    expect(phases[2]).toContain("< From the review: Root cause: the v2.4.1 deploy leaked database connections");
+    expect(phases[2]).toContain("→ completed; the run is completed");
     const { messages } = await new JsonlStore({ directory }).load(`run-${RUN_ID}`);
     expect(messages.filter((message) => message.partType === "task_completed")).toHaveLength(1);
-    expect(messages.at(-1)).toMatchObject({ role: "assistant", partType: "task_completed" });
+    // The follow-up comes after the record; no second ending is written.
+    expect(messages.slice(-3)).toMatchObject([{ role: "assistant", partType: "task_completed" }, { role: "user" }, { role: "assistant", content: expect.stringMatching(/^From the review: /) }]);
     for (const message of messages) expect(message).toMatchObject({ mode: "run", runId: RUN_ID });
     const tools = messages.filter((message) => message.role === "tool");
     // Every call has its result; the one the killed process was running says it was interrupted.

@@ -48,7 +48,7 @@ export async function runPhase(directory: string, phase: PhaseOptions, print: (l
     },
   });
   } catch (error) {
-    // A completed run takes no more input: the refusal says how it ended.
+    // An ended run that takes no more input (abandoned, or completed and given nothing to answer) says how it ended.
     if (!(error instanceof RunEndedError)) throw error;
     print(`  refused: ${error.message}`);
     await store.close();

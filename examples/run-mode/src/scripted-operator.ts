@@ -22,6 +22,8 @@ export function scriptedOperator(control: { failNext: boolean }) {
     if (step === undefined) {
       // The post-completion profile: no step, so the final answer comes from the conversation.
       const cause = request.messages.map(text).find((content) => content.startsWith("Root cause:"));
+      // A follow-up question after completion is answered from the conversation.
+      if (last?.role === "user" && text(last).includes("?")) return { text: cause === undefined ? "The review found no root cause." : `From the review: ${cause}` };
       return { text: cause === undefined ? "The review is complete, with no root cause found." : `The review is complete. ${cause}` };
     }
     // A complete_step result: the directive already shows the next step, so start on it.

@@ -30,7 +30,8 @@ export interface ToolLoopParams {
   readonly model: ModelAdapter;
   /** Everything the build needs that does not change between turns. */
   readonly buildOptions: BuildOptions;
-  readonly setupTurn: (messages: ReadonlyArray<StoredMessage>) => TurnSetup;
+  /** Asked at the start of every turn with the log as it stands; may answer asynchronously (a workflow engine). */
+  readonly setupTurn: (messages: ReadonlyArray<StoredMessage>) => TurnSetup | Promise<TurnSetup>;
   readonly messages: MessageFactory;
   /** The first message of this call; with none, the first message this call persists. */
   readonly loopStartId?: string;
@@ -100,7 +101,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
   for (let turn = 0; turn < params.maxTurns; ) {
     if (signal.aborted) return end("aborted");
     const conversation = await log.load();
-    const setup = params.setupTurn(conversation.messages);
+    const setup = await params.setupTurn(conversation.messages);
     const items = withExtras(importStoredMessages(conversation.messages), params.extras, params.extrasAfterId);
     const baseCompression = params.buildOptions.compression;
     const options: BuildOptions = {

@@ -1,5 +1,7 @@
-// Raised when a run that has ended is asked to go on: a completed or abandoned run takes no more
-// input, and a terminated one resumes only with new user input.
+// Raised when a run that has ended is asked to go on: an abandoned run takes no more input, a completed
+// one only follow-up questions (user input, answered with the post-completion prompt), and a
+// terminated one resumes only with new user input. abandon() and terminate() refuse a completed or
+// abandoned run.
 import { CtxpipeError } from "@ctxpipe/core";
 import type { RunEnding } from "./run-ending.js";
 
@@ -22,7 +24,12 @@ export class RunEndedError extends CtxpipeError {
   readonly ending: RunEnding;
 
   constructor(runId: string, ending: RunEnding) {
-    const next = ending.status === "terminated" ? "continue it with userInput to resume it" : "it takes no more input; start a new run to go on";
+    const next =
+      ending.status === "terminated"
+        ? "continue it with userInput to resume it"
+        : ending.status === "completed"
+          ? "it takes follow-up questions only (continue with userInput; they are answered with the post-completion prompt); start a new run for new work"
+          : "it takes no more input; start a new run to go on";
     super(LOOP_RUN_ENDED, `Run ${JSON.stringify(runId)} ${howItEnded(ending)}: ${next}.`);
     this.name = "RunEndedError";
     this.runId = runId;

@@ -1,8 +1,8 @@
 // Invariants of a run's endings for any sequence of calls (answers, a completed workflow, aborts) and of
 // abandon() and terminate(), each by a fresh loop (a process of its own) over one JSON-lines log:
 // - the log always loads and imports, every ending rendering as a task item;
-// - each ending is recorded exactly once: no record follows a completed or abandoned one, and two
-//   terminated records always have user input between them;
+// - each ending is recorded exactly once: nothing follows an abandoned run, no other ending follows a
+//   completed one (follow-up questions may), and two terminated records always have user input between them;
 // - the state the loop reads back is the state a reference model predicts, and so is every refusal.
 import { importStoredMessages } from "@ctxpipe/core";
 import fc from "fast-check";
@@ -32,7 +32,9 @@ type Expected = "fresh" | "running" | "completed" | "abandoned" | "terminated";
 function reference(status: Expected, operation: Operation): { status: Expected; refused?: "LOOP_RUN_ENDED" | "OPTIONS_INVALID" } {
   const ended = status === "completed" || status === "abandoned";
   if (operation.kind === "continue") {
-    if (ended || (status === "terminated" && !operation.input)) return { status, refused: "LOOP_RUN_ENDED" };
+    if (status === "abandoned" || ((status === "terminated" || status === "completed") && !operation.input)) return { status, refused: "LOOP_RUN_ENDED" };
+    // A follow-up on a completed run is answered, and the run stays completed, however the call ends.
+    if (status === "completed") return { status };
     if (status === "fresh" && !operation.input) return { status, refused: "OPTIONS_INVALID" };
     return { status: operation.script === "answer" ? "running" : operation.script === "complete" ? "completed" : "terminated" };
   }
@@ -84,11 +86,16 @@ describe("RunLoop endings (property)", () => {
         const endings = items.filter((item) => item.type.startsWith("task-"));
         expect(endings.length).toBe(messages.filter((message) => typeof message.partType === "string" && message.partType.startsWith("task_")).length);
         let last: string | undefined;
+        let completed = false;
         for (const message of messages) {
-          expect(last === "task_completed" || last === "task_abandoned").toBe(false);
-          if (message.partType === "task_terminated") expect(last).not.toBe("task_terminated");
-          if (typeof message.partType === "string" && message.partType.startsWith("task_")) last = message.partType;
-          else if (message.role === "user") last = undefined;
+          const ending = typeof message.partType === "string" && message.partType.startsWith("task_") ? message.partType : undefined;
+          // Nothing follows an abandoned run; a completed run takes follow-ups, but never another ending.
+          expect(last).not.toBe("task_abandoned");
+          if (completed) expect(ending).toBeUndefined();
+          if (ending === "task_terminated") expect(last).not.toBe("task_terminated");
+          if (ending !== undefined) last = ending;
+          else if (message.role === "user") last = last === "task_abandoned" ? last : undefined;
+          if (ending === "task_completed") completed = true;
         }
       }),
       { numRuns: 40, seed: 23 },

@@ -3,7 +3,7 @@ import type { OpenAIChatRequest, PipelinePlugin } from "@ctxpipe/core";
 import { AnthropicMessagesRendererPlugin } from "@ctxpipe/renderers";
 import type { JsonlStore, StoredMessage } from "@ctxpipe/store";
 import { afterEach, describe, expect, it, test } from "vitest";
-import { counterIds, fixedClock, tempStore } from "../__fixtures__/loop-fixtures.js";
+import { counterIds, fixedClock, systemText, tempStore, textOf } from "../__fixtures__/loop-fixtures.js";
 import { type LocalModelServer, startLocalModelServer } from "../model/__fixtures__/local-model-server.js";
 import { anthropicModel } from "../model/anthropic-model.js";
 import type { ModelAdapter } from "../model/model-adapter.js";
@@ -37,9 +37,9 @@ async function shapes(store: JsonlStore): Promise<Array<Partial<StoredMessage>>>
 }
 
 describe("RunLoop: a run ends visibly", () => {
-  it("completes once: the model's final answer after the last step is recorded as task_completed, and the run takes no more input", async () => {
+  it("completes once: the model's final answer after the last step is recorded as task_completed; then it takes follow-up questions only", async () => {
     const { store } = tempStore();
-    const model = scriptedModel([{ toolCalls: [{ name: "complete_step" }] }, { toolCalls: [{ name: "complete_step" }] }, { text: "Published v2." }]);
+    const model = scriptedModel([{ toolCalls: [{ name: "complete_step" }] }, { toolCalls: [{ name: "complete_step" }] }, { text: "Published v2." }, { text: "It went out at noon." }]);
     const loop = runLoop(model, store);
     const result = await loop.continue({ runId: "r1", userInput: "Release" });
     expect(result.status).toBe("completed");
@@ -47,17 +47,32 @@ describe("RunLoop: a run ends visibly", () => {
     expect(result.persisted.at(-1)).toMatchObject({ role: "assistant", partType: "task_completed" });
     expect((await shapes(store)).at(-1)).toStrictEqual({ role: "assistant", partType: "task_completed", content: '{"result":"Published v2."}', ...STAMP });
 
-    const refused = await loop.continue({ runId: "r1", userInput: "Anything else?" }).catch((error: unknown) => error);
+    // A follow-up question is answered with the post-completion prompt (no active step, no complete_step), and recorded once only.
+    const followUp = await loop.continue({ runId: "r1", userInput: "When did it go out?" });
+    expect(followUp).toMatchObject({ status: "completed", text: "It went out at noon.", state: { status: "completed", ending: { status: "completed", recordId: "m7" } } });
+    const asked = model.calls[3]!.request as OpenAIChatRequest;
+    expect(asked.tools ?? []).toEqual([]);
+    expect(systemText(asked)).toContain("**Workflow Status:** completed");
+    expect(systemText(asked)).not.toContain("**Current Step:**");
+    expect((await store.load("run-r1")).messages.filter((message) => message.partType === "task_completed")).toHaveLength(1);
+    // The task_completed record is sent as what it is, before the follow-up.
+    expect(asked.messages.map(textOf).join("\n")).toContain("Task completed:");
+
+    // Without input there is nothing to go on with.
+    const refused = await loop.continue({ runId: "r1" }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(RunEndedError);
     expect(refused).toMatchObject({
       code: "LOOP_RUN_ENDED",
       runId: "r1",
       ending: { status: "completed", recordId: "m7" },
-      message: 'Run "r1" has completed (record "m7" of 2026-01-01T00:00:06.000Z): it takes no more input; start a new run to go on.',
+      message:
+        'Run "r1" has completed (record "m7" of 2026-01-01T00:00:06.000Z): it takes follow-up questions only (continue with userInput; they are answered with the post-completion prompt); start a new run for new work.',
     });
-    // Refused before anything was persisted or sent.
-    expect((await store.load("run-r1")).messages).toHaveLength(7);
-    expect(model.calls).toHaveLength(3);
+    // Refused before anything was persisted or sent; a completed run cannot be terminated or abandoned either.
+    await expect(loop.terminate("r1")).rejects.toBeInstanceOf(RunEndedError);
+    await expect(loop.abandon("r1", { reason: "late" })).rejects.toBeInstanceOf(RunEndedError);
+    expect((await store.load("run-r1")).messages).toHaveLength(9);
+    expect(model.calls).toHaveLength(4);
   });
 
   it("a workflow completed without its final answer (the call ran out of turns) is recorded when the next call gets one", async () => {

@@ -20,7 +20,6 @@ import { runToolLoop, type TurnSetup } from "../loop/tool-loop.js";
 import type { LoopTool } from "../tools/loop-tool.js";
 import { toolsAllowedBy } from "../tools/tools-allowed-by.js";
 import { completeStepTool } from "./complete-step-tool.js";
-import { engineTurnLog } from "./engine-turn-log.js";
 import { RunEndedError } from "./run-ended-error.js";
 import { endingRecordBody, type RunEndingRequest, runEndingOf } from "./run-ending.js";
 import { outgoingEdges, type RunState, runStateOf, withEnding } from "./run-state.js";
@@ -173,7 +172,9 @@ export class RunLoop {
     const before = (await log.load()).messages;
     const standing = this.#stateOf(before, callContext);
     const userInput = call.userInput !== undefined && call.userInput.trim() !== "" ? call.userInput : undefined;
-    if (standing.ending !== undefined && (standing.ending.status !== "terminated" || userInput === undefined)) throw new RunEndedError(runId, standing.ending);
+    // An abandoned run takes nothing more; a completed one takes follow-up questions (answered with the
+    // post-completion prompt), a terminated one new input that resumes it.
+    if (standing.ending !== undefined && (standing.ending.status === "abandoned" || userInput === undefined)) throw new RunEndedError(runId, standing.ending);
 
     const flight: Flight = { controller: new AbortController(), done: Promise.resolve() };
     const signal = call.signal === undefined ? flight.controller.signal : AbortSignal.any([call.signal, flight.controller.signal]);
@@ -190,7 +191,7 @@ export class RunLoop {
   /**
    * Gives the run up: persists its task_abandoned record (`reason`, `{"partialResult": …}`) once. A
    * continue() of the run in progress in this loop is stopped first. A completed or abandoned run
-   * refuses with RunEndedError.
+   * refuses with RunEndedError (a completed run's follow-up in flight goes on).
    */
   async abandon(runId: string, options: RunAbandonOptions): Promise<RunState> {
     checkRunId(runId);
@@ -215,6 +216,9 @@ export class RunLoop {
   async #end(runId: string, request: RunEndingRequest): Promise<RunState> {
     const flight = this.#flights.get(runId);
     if (flight !== undefined) {
+      // A completed run's follow-up in flight is not stopped by a refusal.
+      const settled = runEndingOf((await this.#options.store.load(runConversationId(runId))).messages);
+      if (settled !== undefined && settled.status !== "terminated") throw new RunEndedError(runId, settled);
       flight.ending ??= request;
       flight.controller.abort();
       await flight.done.catch(() => undefined);
@@ -266,21 +270,21 @@ export class RunLoop {
 
     const toolNames = (this.#options.tools ?? []).map((tool) => tool.name);
     let plan: TurnPlan | undefined;
-    let engineTurn: TurnPlan | undefined;
     let turns = 0;
-    const turnLog = engine === undefined ? log : engineTurnLog(log, async (messages) => {
-      const turn = turns++;
-      engineTurn = readRunTurn(await engine({ runId, messages, turn }), { runId, turn, toolNames });
-    });
-
-    const setupTurn = (messages: ReadonlyArray<StoredMessage>): TurnSetup => {
-      plan = callContext !== undefined ? this.#planFor(callContext) : engineTurn !== undefined ? engineTurn : this.#ownedPlan(messages);
+    // Every turn asks where the run stands: the call's context, the engine (which sees the log as it
+    // stands, the last turn's tool results included), or the loop's own workflow read from the log.
+    const setupTurn = async (messages: ReadonlyArray<StoredMessage>): Promise<TurnSetup> => {
+      if (callContext !== undefined) plan = this.#planFor(callContext);
+      else if (engine !== undefined) {
+        const turn = turns++;
+        plan = readRunTurn(await engine({ runId, messages, turn }), { runId, turn, toolNames });
+      } else plan = this.#ownedPlan(messages);
       at.turnStamp.agent = plan.agent ?? this.#options.agent;
       return this.#setupFor(plan);
     };
 
     const result = await runToolLoop({
-      log: turnLog,
+      log,
       pipeline: this.#pipelines.for(conversationId),
       model: this.#options.model,
       buildOptions: {
@@ -311,7 +315,8 @@ export class RunLoop {
     const lastContext = plan?.runContext;
     const state = this.#stateOf(messages, callContext ?? (engine === undefined ? undefined : lastContext));
     let ending: RunEndingRequest | undefined;
-    if (result.status === "aborted") ending = flight.ending ?? { status: "terminated", by: "user" };
+    // A follow-up on a completed run that is stopped leaves the run completed: there is nothing to terminate.
+    if (result.status === "aborted" && standing.status !== "completed") ending = flight.ending ?? { status: "terminated", by: "user" };
     else if (result.status === "completed" && state.status === "completed" && state.ending === undefined) ending = { status: "completed", result: result.text };
     if (ending === undefined) return { ...result, runId, conversationId, state };
     // The ending's agent is the loop's: it speaks for the run, not for the step it stopped on.
