@@ -16,7 +16,11 @@ export interface StoredMessage {
   readonly mode?: string;
   readonly runId?: string;
   readonly agentId?: string;
-  /** "error" on an assistant message that records an LLM failure; "tool_result" on tool messages. */
+  /**
+   * "error" on an assistant message that records an LLM failure; "tool_result" on tool messages;
+   * "task_completed", "task_abandoned" (with `reason`) or "task_terminated" (with `terminatedBy`) on the
+   * assistant message that records how a run ended.
+   */
   readonly partType?: string;
   readonly toolName?: string;
   /** Milliseconds the tool took. */
