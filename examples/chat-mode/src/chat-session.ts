@@ -24,6 +24,8 @@ export async function runChatSession(phase: string, directory: string, print: (l
     store,
     tools: [weatherTool],
     buildOptions: { maxTokens: MAX_TOKENS },
+    // A real endpoint may serve a model the registry does not know (a local one): count it with o200k_base.
+    ...(process.env.OPENAI_BASE_URL === undefined ? {} : { tokenCounting: { fallback: "o200k_base" as const } }),
     compression: { strategies: ["clear-tool-results", "summarize", "sliding-window"], summarizer: localSummarizer, minRecentMessages: 4 },
     // One try per call, so the failure shows; the user's "continue" is the retry.
     maxRetries: 0,
