@@ -1,14 +1,16 @@
 // A UI's view of a loop call over HTTP: a real node:http server runs a ChatLoop whose model (a real
-// OpenAI-compatible endpoint on another local server) streams its answer piece by piece, only when
+// OpenAI-compatible or Anthropic endpoint on another local server) streams its answer piece by piece, only when
 // the test lets it; a fetch client reads the events, cuts its connection mid-answer and resumes with
 // Last-Event-ID. What it receives over all its connections must be events 1..N, each once, in order.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AnthropicMessagesRendererPlugin } from "@ctxpipe/renderers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { counterIds, fixedClock, tempStore } from "../__fixtures__/loop-fixtures.js";
 import { ChatLoop } from "../chat/chat-loop.js";
 import type { LoopResult } from "../loop/loop-result.js";
 import { type LocalModelServer, startLocalModelServer } from "../model/__fixtures__/local-model-server.js";
+import { anthropicModel } from "../model/anthropic-model.js";
 import { openAICompatibleModel } from "../model/openai-compatible-model.js";
 import { type ReceivedEvent, readEventStream } from "./__fixtures__/event-stream-client.js";
 import { LoopEventBuffer, type LoopEventBufferOptions } from "./loop-event-buffer.js";
@@ -26,14 +28,27 @@ beforeEach(async () => {
   model = await startLocalModelServer();
   gates = [];
   const opened = PIECES.map(() => new Promise<void>((resolve) => gates.push(resolve)));
-  model.answer(async (response) => {
+  // Each protocol's stream, by the path the adapter posts to.
+  model.answer(async (response, request) => {
     response.writeHead(200, { "content-type": "text/event-stream" });
+    const anthropic = request.path.endsWith("/messages");
+    const send = (type: string, data: unknown) => response.write(anthropic ? `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n` : `data: ${JSON.stringify(data)}\n\n`);
+    if (anthropic) {
+      send("message_start", { message: { id: "msg", type: "message", role: "assistant", model: "claude-haiku-4-5", content: [], usage: { input_tokens: 12, output_tokens: 0 } } });
+      send("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+    }
     for (const [index, piece] of PIECES.entries()) {
       const last = index === PIECES.length - 1;
-      response.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: last ? "stop" : null }] })}\n\n`);
+      if (anthropic) send("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } });
+      else send("chunk", { choices: [{ index: 0, delta: { content: piece }, finish_reason: last ? "stop" : null }] });
       if (!last) await opened[index];
     }
-    response.end("data: [DONE]\n\n");
+    if (anthropic) {
+      send("content_block_stop", { index: 0 });
+      send("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: 4 } });
+      send("message_stop", {});
+      response.end();
+    } else response.end("data: [DONE]\n\n");
   });
 });
 afterEach(async () => {
@@ -42,13 +57,22 @@ afterEach(async () => {
   await model.close();
 });
 
-async function startApp(options?: LoopEventBufferOptions): Promise<{ buffer: LoopEventBuffer; done: Promise<LoopResult> }> {
+/** The two adapters, each talking to the local model server in its own protocol. */
+const ADAPTERS = [
+  { name: "OpenAI-compatible", loopOptions: () => ({ model: openAICompatibleModel({ model: "gpt-4o-mini", baseURL: `${model.url}/v1`, env: {} }) }) },
+  {
+    name: "Anthropic Messages",
+    loopOptions: () => ({ model: anthropicModel({ model: "claude-haiku-4-5", baseURL: model.url, apiKey: "k", env: {} }), plugins: [new AnthropicMessagesRendererPlugin()] }),
+  },
+] as const;
+
+async function startApp(options?: LoopEventBufferOptions, adapter: (typeof ADAPTERS)[number] = ADAPTERS[0]): Promise<{ buffer: LoopEventBuffer; done: Promise<LoopResult> }> {
   const buffer = new LoopEventBuffer(options);
   app = createServer((request, response) => buffer.handle(request, response));
   await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
   appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/stream`;
   const { store } = tempStore();
-  const loop = new ChatLoop({ model: openAICompatibleModel({ model: "gpt-4o-mini", baseURL: `${model.url}/v1`, env: {} }), store, newId: counterIds(), now: fixedClock() });
+  const loop = new ChatLoop({ ...adapter.loopOptions(), store, newId: counterIds(), now: fixedClock() });
   const done = buffer.track(loop.send({ conversationId: "c1", userInput: "Tell me a story", onEvent: buffer.onEvent }));
   return { buffer, done };
 }
@@ -80,8 +104,8 @@ function expectedSummary(result: LoopResult) {
 }
 
 describe("LoopEventBuffer over HTTP", () => {
-  it("a client cut mid-answer resumes with Last-Event-ID: events 1..N, each once, the deltas add up to the reply, then the end", async () => {
-    const { done } = await startApp();
+  it.for(ADAPTERS)("$name: a client cut mid-answer resumes with Last-Event-ID: events 1..N, each once, the deltas add up to the reply, then the end", async (adapter) => {
+    const { done } = await startApp(undefined, adapter);
     const first = await readEventStream(appUrl, { cut: textIs("Once ") });
     expect(first).toMatchObject({ status: 200, ended: false });
     // The answer goes on while the client is away.
