@@ -23,6 +23,8 @@ export type {
 } from "./input/run-context.js";
 export { SESSION_MODES, type SessionMode } from "./input/session-mode.js";
 export type { SystemPromptInput } from "./input/system-prompt-input.js";
+/** The zod schemas of an agent and a tool policy, for code that checks them before a build does (a workflow step's settings). */
+export { agentInfoSchema, toolPolicyConfigSchema } from "./input/system-prompt-input-schema.js";
 export type { ToolPolicyConfig } from "./input/tool-policy-config.js";
 export { mergeToolPolicies } from "./policy/merge-tool-policies.js";
 export { SECTION_SEPARATOR } from "./section-separator.js";

@@ -3,10 +3,9 @@
 // built, so a fault names the field instead of surfacing as a prompt error later.
 import type { StoredMessage } from "@ctxpipe/store";
 import { CtxpipeError } from "@ctxpipe/core";
-import { type AgentInfo, type RunContext, type RunContextInput, readRunContext, type ToolPolicyConfig } from "@ctxpipe/system-prompt";
+import { type AgentInfo, agentInfoSchema, type RunContext, type RunContextInput, readRunContext, type ToolPolicyConfig, toolPolicyConfigSchema } from "@ctxpipe/system-prompt";
 import { z } from "zod";
 import { RunTurnError } from "./run-turn-error.js";
-import { agentSchema, toolPolicySchema } from "./step-settings-schema.js";
 
 /** What the engine is given at the start of every turn. */
 export interface RunTurnInput {
@@ -41,8 +40,8 @@ export interface ParsedRunTurn {
 
 const turnSchema = z.strictObject({
   runContext: z.unknown(),
-  agent: agentSchema.optional(),
-  toolPolicy: toolPolicySchema.optional(),
+  agent: agentInfoSchema.optional(),
+  toolPolicy: toolPolicyConfigSchema.optional(),
   tools: z.array(z.string()).optional(),
 });
 

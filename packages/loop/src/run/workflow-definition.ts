@@ -2,18 +2,17 @@
 // default way out of a step. A step with no outgoing edge ends the workflow. A step may name its own
 // agent and tool policy (seed 003 changes them per step).
 import { PluginOptionsError } from "@ctxpipe/core";
-import type { AgentInfo, ToolPolicyConfig } from "@ctxpipe/system-prompt";
+import { type AgentInfo, agentInfoSchema, type ToolPolicyConfig, toolPolicyConfigSchema } from "@ctxpipe/system-prompt";
 import { z } from "zod";
-import { agentSchema, toolPolicySchema } from "./step-settings-schema.js";
 
 const stepSchema = z.strictObject({
   id: z.string().min(1),
   name: z.string().min(1),
   instruction: z.string(),
   /** Replaces the loop's agent while the run is on this step. */
-  agent: agentSchema.optional(),
+  agent: agentInfoSchema.optional(),
   /** Replaces the loop's agent-level tool policy on this step; merged with the system-level one, a deny winning. */
-  toolPolicy: toolPolicySchema.optional(),
+  toolPolicy: toolPolicyConfigSchema.optional(),
 });
 
 const edgeSchema = z.strictObject({
