@@ -1,5 +1,6 @@
 // What every store provides. The JSON-lines store and the PostgreSQL store implement it and pass the
 // same contract tests (@ctxpipe/store/testing), which a third-party store can run too.
+import type { OffloadedInfo, OffloadedRecord } from "./offloaded-record.js";
 import type { StoredMessage, StoredSummaryRecord } from "./stored-message.js";
 
 /** Something the store noticed while loading and worked around, such as a torn last line after a crash. */
@@ -42,4 +43,17 @@ export interface ConversationStore {
   list(): Promise<ReadonlyArray<ConversationInfo>>;
   /** Waits for pending appends and releases files or connections. */
   close(): Promise<void>;
+  /**
+   * Keeps whole texts a build left out of its request (report.offloaded), durable when it resolves.
+   * Idempotent by handle: a handle already stored (or given twice) is kept once, the first text.
+   * Rejects with StoreInputError naming the index, handle and field before writing anything.
+   * Optional so that stores written before it still compile: without it (and loadOffloaded) the loops
+   * keep offloaded text in memory only, and retrieveContextTool refuses the store (supportsOffloading).
+   */
+  appendOffloaded?(conversationId: string, records: ReadonlyArray<OffloadedRecord>): Promise<void>;
+  /** The record stored under `handle`, or undefined. */
+  loadOffloaded?(conversationId: string, handle: string): Promise<OffloadedRecord | undefined>;
+  /** Every handle stored for the conversation, in the order first stored, without the texts. */
+  listOffloaded?(conversationId: string): Promise<ReadonlyArray<OffloadedInfo>>;
 }
+

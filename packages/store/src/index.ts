@@ -7,8 +7,11 @@ export { STORE_INPUT_INVALID, type StoreInputIssue, StoreInputError } from "./er
 export { JsonlStore, type JsonlStoreOptions } from "./jsonl/jsonl-store.js";
 export { LOG_FORMAT, LOG_VERSION } from "./jsonl/log-record.js";
 export { STORE_LOCK_TIMEOUT, StoreLockTimeoutError } from "./jsonl/store-lock-timeout-error.js";
+export type { OffloadedInfo, OffloadedRecord } from "./offloaded-record.js";
 export type { StoredMessage, StoredSummaryRecord } from "./stored-message.js";
 export { MAX_CONVERSATION_ID_LENGTH, validateConversationId } from "./validate-conversation-id.js";
 export { type FieldProblem, jsonValueProblems } from "./validate-json-value.js";
 export { validateMessages } from "./validate-messages.js";
+export { OFFLOADED_HANDLE_PATTERN, offloadedRecordProblems, validateOffloadedRecords } from "./validate-offloaded-records.js";
+export { type OffloadingStore, supportsOffloading } from "./supports-offloading.js";
 export { validateSummaryRecords } from "./validate-summary-records.js";

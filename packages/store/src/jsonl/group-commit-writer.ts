@@ -15,6 +15,8 @@ export interface LogTarget {
   readonly conversationId: string;
   readonly logPath: string;
   readonly lockPath: string;
+  /** The first line of a new file; a conversation log's header when absent. */
+  readonly headerLine?: string;
 }
 
 export interface GroupCommitWriterOptions {
@@ -89,7 +91,7 @@ export class GroupCommitWriter {
       const log = await open(target.logPath, "a+");
       try {
         const size = await repairTornTail(log, target.logPath, (await log.stat()).size, durable, onWarning);
-        const data = Buffer.from(size === 0 ? encodeHeaderLine(target.conversationId) + lines : lines, "utf8");
+        const data = Buffer.from(size === 0 ? (target.headerLine ?? encodeHeaderLine(target.conversationId)) + lines : lines, "utf8");
         await writeAllOrNothing(log, data, size);
         if (durable) {
           await log.sync();

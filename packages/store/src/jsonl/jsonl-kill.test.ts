@@ -1,10 +1,11 @@
 // DESIGN.md's "crash-safe log": a process killed with SIGKILL at a random moment, round after round on
-// the same conversation, loses no acknowledged message and leaves a log that loads (at most with a
-// warning about a torn last line), which the next process repairs and appends to.
+// the same conversation, loses no acknowledged message or offloaded text and leaves logs that load (at
+// most with a warning about a torn last line), which the next process repairs and appends to.
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
+import { offloadedRecord } from "./__fixtures__/append-child-records.js";
 import { spawnAppendChild } from "./__fixtures__/spawn-append-child.js";
 import { JsonlStore } from "./jsonl-store.js";
 
@@ -20,17 +21,19 @@ afterEach(async () => {
 
 test(`kill -9 during appends, ${ROUNDS} times: every acknowledged message is in the log and the log loads`, { timeout: 120_000 }, async () => {
   const acknowledged: string[] = [];
+  const acknowledgedHandles: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const child = spawnAppendChild(["forever", directory, "crash", `r${round}`]);
     // Some rounds die before the first acknowledgement (inside the first write, lock or repair),
     // the others at a random moment of steady appending.
     await child.waitForLine((line) => line === "ready");
-    if (round % 4 !== 0) await child.waitForLine((line) => line !== "ready" && !line.startsWith("warning"));
+    if (round % 4 !== 0) await child.waitForLine((line) => line !== "ready" && !line.startsWith("warning") && !line.startsWith("offloaded"));
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 60));
     child.process.kill("SIGKILL");
     expect(await child.exited).toBe("SIGKILL");
-    const roundAcknowledged = child.lines.filter((line) => line !== "ready" && !line.startsWith("warning")).flatMap((line) => line.split(" "));
+    const roundAcknowledged = child.lines.filter((line) => line !== "ready" && !line.startsWith("warning") && !line.startsWith("offloaded")).flatMap((line) => line.split(" "));
     acknowledged.push(...roundAcknowledged);
+    acknowledgedHandles.push(...child.lines.filter((line) => line.startsWith("offloaded ")).map((line) => line.slice("offloaded ".length)));
 
     // A fresh store each time: nothing cached, the file read from scratch.
     const loaded = await new JsonlStore({ directory }).load("crash");
@@ -39,11 +42,19 @@ test(`kill -9 during appends, ${ROUNDS} times: every acknowledged message is in 
     expect(new Set(stored).size).toBe(stored.length);
     const storedSet = new Set(stored);
     expect(acknowledged.filter((id) => !storedSet.has(id))).toStrictEqual([]);
+    const fresh = new JsonlStore({ directory });
+    const handles = (await fresh.listOffloaded("crash")).map((info) => info.handle);
+    expect(new Set(handles).size).toBe(handles.length);
+    expect(acknowledgedHandles.filter((handle) => !handles.includes(handle))).toStrictEqual([]);
+    for (const handle of acknowledgedHandles.slice(-3)) expect(await fresh.loadOffloaded("crash", handle)).toStrictEqual(offloadedRecord(handle));
   }
   expect(acknowledged.length).toBeGreaterThan(ROUNDS);
+  expect(acknowledgedHandles.length).toBeGreaterThan(ROUNDS);
 
   const store = new JsonlStore({ directory });
   await store.append("crash", { id: "after-the-crashes", role: "user", content: "still works" });
+  await store.appendOffloaded("crash", [offloadedRecord("after_0")]);
+  expect(await new JsonlStore({ directory }).loadOffloaded("crash", "after_0")).toStrictEqual(offloadedRecord("after_0"));
   const loaded = await store.load("crash");
   expect(loaded.warnings).toStrictEqual([]);
   expect(loaded.messages.at(-1)?.id).toBe("after-the-crashes");

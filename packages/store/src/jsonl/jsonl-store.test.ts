@@ -40,7 +40,7 @@ test("the log is one header line, then one envelope per message or summary", asy
   await store.append("Run 1", [{ id: "1", role: "user", content: "hi" }, { id: "2", role: "assistant", content: null }]);
   await store.appendSummaries("Run 1", { id: "s1", summary: "hello" });
   await store.close();
-  expect((await readdir(directory)).sort()).toStrictEqual(["%52un%201.jsonl", ".locks"]);
+  expect((await readdir(directory)).sort()).toStrictEqual(["%52un%201.jsonl", ".locks", ".offloaded"]);
   expect(await readFile(join(directory, "%52un%201.jsonl"), "utf8")).toBe(
     [
       '{"log":{"format":"ctxpipe.conversation","version":1,"conversationId":"Run 1"}}',
@@ -50,6 +50,25 @@ test("the log is one header line, then one envelope per message or summary", asy
       "",
     ].join("\n"),
   );
+  expect(await readdir(join(directory, ".locks"))).toStrictEqual([]);
+});
+
+test("offloaded text goes to .offloaded/<log file name>: a header line, then one envelope per record, each handle once", async () => {
+  const directory = await temporaryDirectory();
+  const store = new JsonlStore({ directory });
+  const record = { handle: "ctx_0123456789abcdef", itemId: "call-1", text: "a\nb\u0000", createdAt: "2025-03-01T12:00:00.000Z" };
+  await store.appendOffloaded("Run 1", [record]);
+  await store.appendOffloaded("Run 1", [{ ...record, text: "other" }]);
+  await store.close();
+  expect(await readFile(join(directory, ".offloaded", "%52un%201.jsonl"), "utf8")).toBe(
+    [
+      '{"log":{"format":"ctxpipe.offloaded","version":1,"conversationId":"Run 1"}}',
+      '{"offloaded":{"handle":"ctx_0123456789abcdef","itemId":"call-1","text":"a\\nb\\u0000","createdAt":"2025-03-01T12:00:00.000Z"}}',
+      "",
+    ].join("\n"),
+  );
+  // Offloaded text alone makes no conversation.
+  expect(await new JsonlStore({ directory }).list()).toStrictEqual([]);
   expect(await readdir(join(directory, ".locks"))).toStrictEqual([]);
 });
 

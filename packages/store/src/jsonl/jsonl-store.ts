@@ -7,14 +7,18 @@ import { mkdir, readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import type { ConversationInfo, ConversationStore, LoadedConversation, StoreWarning } from "../conversation-store.js";
+import type { OffloadedInfo, OffloadedRecord } from "../offloaded-record.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
 import { validateConversationId } from "../validate-conversation-id.js";
 import { validateMessages } from "../validate-messages.js";
+import { validateOffloadedRecords } from "../validate-offloaded-records.js";
 import { validateSummaryRecords } from "../validate-summary-records.js";
 import { conversationFileName, conversationIdFromFileName } from "./conversation-file-name.js";
 import { GroupCommitWriter, type LogTarget } from "./group-commit-writer.js";
 import { encodeRecordLines } from "./log-record.js";
 import { LogReader } from "./log-reader.js";
+import { encodeOffloadHeaderLine, encodeOffloadLines, OFFLOAD_DIRECTORY } from "./offload-log.js";
+import { OffloadReader } from "./offload-reader.js";
 import { syncDirectory } from "./sync-directory.js";
 
 export interface JsonlStoreOptions {
@@ -44,6 +48,7 @@ export class JsonlStore implements ConversationStore {
   readonly directory: string;
   readonly #writer: GroupCommitWriter;
   readonly #reader = new LogReader();
+  readonly #offloadReader = new OffloadReader();
   #directoryReady: Promise<string> | undefined;
   #closed = false;
 
@@ -71,6 +76,37 @@ export class JsonlStore implements ConversationStore {
 
   appendSummaries(conversationId: string, records: StoredSummaryRecord | ReadonlyArray<StoredSummaryRecord>): Promise<void> {
     return this.#append(conversationId, "summary", () => validateSummaryRecords(conversationId, records));
+  }
+
+  /**
+   * Appends to the conversation's offload log (.offloaded/<log file name>), leaving out handles it
+   * already holds; durable when it resolves, like append.
+   */
+  async appendOffloaded(conversationId: string, records: ReadonlyArray<OffloadedRecord>): Promise<void> {
+    if (this.#closed) throw new StoreClosedError(`The store in ${this.directory}`);
+    validateConversationId(conversationId);
+    const valid = validateOffloadedRecords(conversationId, records);
+    if (valid.length === 0) return;
+    const target = this.#offloadTarget(conversationId);
+    await this.#writer.idle(target.logPath);
+    const stored = new Set((await this.#offloadReader.list(target.logPath, conversationId)).map((info) => info.handle));
+    // Two processes may still both write a handle; readers keep its first record.
+    const fresh = valid.filter((record) => !stored.has(record.handle));
+    if (fresh.length > 0) await this.#writer.append(target, encodeOffloadLines(fresh));
+  }
+
+  async loadOffloaded(conversationId: string, handle: string): Promise<OffloadedRecord | undefined> {
+    validateConversationId(conversationId);
+    const target = this.#offloadTarget(conversationId);
+    await this.#writer.idle(target.logPath);
+    return this.#offloadReader.load(target.logPath, conversationId, handle);
+  }
+
+  async listOffloaded(conversationId: string): Promise<ReadonlyArray<OffloadedInfo>> {
+    validateConversationId(conversationId);
+    const target = this.#offloadTarget(conversationId);
+    await this.#writer.idle(target.logPath);
+    return this.#offloadReader.list(target.logPath, conversationId);
   }
 
   async load(conversationId: string): Promise<LoadedConversation> {
@@ -122,6 +158,16 @@ export class JsonlStore implements ConversationStore {
     }
   }
 
+  #offloadTarget(conversationId: string): LogTarget {
+    const fileName = conversationFileName(conversationId);
+    return {
+      conversationId,
+      logPath: join(this.directory, OFFLOAD_DIRECTORY, fileName),
+      lockPath: join(this.directory, LOCK_DIRECTORY, `${fileName}.offloaded.lock`),
+      headerLine: encodeOffloadHeaderLine(conversationId),
+    };
+  }
+
   #target(conversationId: string): LogTarget {
     const fileName = conversationFileName(conversationId);
     return {
@@ -136,6 +182,8 @@ export class JsonlStore implements ConversationStore {
 async function createDirectory(directory: string, durable: boolean): Promise<string> {
   const firstCreated = await mkdir(directory, { recursive: true });
   await mkdir(join(directory, LOCK_DIRECTORY), { recursive: true });
+  const offloadCreated = await mkdir(join(directory, OFFLOAD_DIRECTORY), { recursive: true });
+  if (durable && offloadCreated !== undefined) await syncDirectory(directory);
   if (durable && firstCreated !== undefined) {
     for (let created = directory; ; created = dirname(created)) {
       await syncDirectory(dirname(created));

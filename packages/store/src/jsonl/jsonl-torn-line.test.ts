@@ -78,3 +78,20 @@ test("lines appended by another writer after a load are read incrementally, and 
   await writeFile(logPath, HEADER + line("7"));
   expect((await store.load("c")).messages.map((message) => message.id)).toStrictEqual(["7"]);
 });
+
+test("a torn last line of the offload log is skipped, and the next append moves it aside", async () => {
+  const offloadPath = join(directory, ".offloaded", "c.jsonl");
+  const record = (handle: string) => ({ handle, itemId: "call", text: `text of ${handle}`, createdAt: "2025-03-01T12:00:00.000Z" });
+  const store = new JsonlStore({ directory });
+  await store.appendOffloaded("c", [record("ctx_1")]);
+  const torn = '{"offloaded":{"handle":"ctx_2","itemId":"call","text":"half of';
+  await appendFile(offloadPath, torn);
+  const fresh = new JsonlStore({ directory });
+  expect(await fresh.listOffloaded("c")).toStrictEqual([{ handle: "ctx_1", itemId: "call", chars: 13, createdAt: "2025-03-01T12:00:00.000Z" }]);
+  expect(await fresh.loadOffloaded("c", "ctx_2")).toBeUndefined();
+  await fresh.appendOffloaded("c", [record("ctx_2")]);
+  expect(await readFile(`${offloadPath}.torn`, "utf8")).toBe(`${torn}\n`);
+  const reopened = new JsonlStore({ directory });
+  expect(await reopened.loadOffloaded("c", "ctx_2")).toStrictEqual(record("ctx_2"));
+  expect((await reopened.listOffloaded("c")).map((info) => info.handle)).toStrictEqual(["ctx_1", "ctx_2"]);
+});

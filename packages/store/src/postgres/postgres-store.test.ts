@@ -210,10 +210,10 @@ describe("schema and migration", () => {
   test("schema and tablePrefix name the tables, which the first use creates", async () => {
     const schema = server.uniqueSchema();
     const store = openStore({ schema, tablePrefix: "chat_" });
-    expect(store.tables).toEqual({ conversations: `${schema}.chat_conversations`, messages: `${schema}.chat_messages`, summaries: `${schema}.chat_summaries` });
+    expect(store.tables).toEqual({ conversations: `${schema}.chat_conversations`, messages: `${schema}.chat_messages`, summaries: `${schema}.chat_summaries`, offloaded: `${schema}.chat_offloaded` });
     await store.append("c", message("m1"));
     const tables = await admin.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["chat_conversations", "chat_messages", "chat_summaries"]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(["chat_conversations", "chat_messages", "chat_offloaded", "chat_summaries"]);
     const columns = await admin.query<{ column_name: string; data_type: string }>(
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'chat_messages' ORDER BY ordinal_position",
       [schema],
@@ -225,6 +225,31 @@ describe("schema and migration", () => {
       { column_name: "created_at", data_type: "timestamp with time zone" },
     ]);
     expect(await rowCount(`${schema}.chat_messages`)).toBe(1);
+  });
+
+  test("a schema created before offloading existed gets the offloaded table on first use, and keeps its rows", async () => {
+    const schema = server.uniqueSchema();
+    await openStore({ schema }).append("c", message("m1"));
+    await admin.query(`DROP TABLE "${schema}".ctxpipe_offloaded`);
+    const store = openStore({ schema });
+    const record = { handle: "ctx_0123456789abcdef", itemId: "call-1", text: "whole", createdAt: "2025-03-01T12:00:00.000Z" };
+    await store.appendOffloaded("c", [record]);
+    expect(await store.loadOffloaded("c", record.handle)).toStrictEqual(record);
+    expect((await store.load("c")).messages).toStrictEqual([message("m1")]);
+    const columns = await admin.query<{ column_name: string; data_type: string }>(
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'ctxpipe_offloaded' ORDER BY ordinal_position",
+      [schema],
+    );
+    expect(columns.rows).toStrictEqual([
+      { column_name: "conversation_id", data_type: "text" },
+      { column_name: "handle", data_type: "text" },
+      { column_name: "position", data_type: "bigint" },
+      { column_name: "item_id", data_type: "text" },
+      { column_name: "created_at", data_type: "text" },
+      { column_name: "chars", data_type: "integer" },
+      { column_name: "body", data_type: "json" },
+      { column_name: "stored_at", data_type: "timestamp with time zone" },
+    ]);
   });
 
   test("with migrate: false the store creates nothing and fails on missing tables", async () => {

@@ -7,11 +7,13 @@ import { StoreClosedError } from "../errors/store-closed-error.js";
 import pg from "pg";
 import type { ConversationInfo, ConversationStore, LoadedConversation } from "../conversation-store.js";
 import { StoreCorruptError } from "../errors/store-corrupt-error.js";
+import type { OffloadedInfo, OffloadedRecord } from "../offloaded-record.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
 import type { FieldProblem } from "../validate-json-value.js";
 import { validateConversationId } from "../validate-conversation-id.js";
 import { validateMessages } from "../validate-messages.js";
 import { storedMessageProblems, storedSummaryRecordProblems } from "../validate-stored-message.js";
+import { offloadedRecordProblems, validateOffloadedRecords } from "../validate-offloaded-records.js";
 import { validateSummaryRecords } from "../validate-summary-records.js";
 import { type PostgresStoreOptions, type ResolvedPostgresStoreOptions, resolvePostgresStoreOptions } from "./postgres-store-options.js";
 import { createTablesSql, type PostgresTable, type PostgresTables, postgresTables } from "./postgres-tables.js";
@@ -55,8 +57,8 @@ export class PostgresStore implements ConversationStore {
   }
 
   /** The tables this store uses, schema-qualified (`public.ctxpipe_messages`). */
-  get tables(): { readonly conversations: string; readonly messages: string; readonly summaries: string } {
-    return { conversations: this.#tables.conversations.name, messages: this.#tables.messages.name, summaries: this.#tables.summaries.name };
+  get tables(): { readonly conversations: string; readonly messages: string; readonly summaries: string; readonly offloaded: string } {
+    return { conversations: this.#tables.conversations.name, messages: this.#tables.messages.name, summaries: this.#tables.summaries.name, offloaded: this.#tables.offloaded.name };
   }
 
   append(conversationId: string, messages: StoredMessage | ReadonlyArray<StoredMessage>): Promise<void> {
@@ -65,6 +67,68 @@ export class PostgresStore implements ConversationStore {
 
   appendSummaries(conversationId: string, records: StoredSummaryRecord | ReadonlyArray<StoredSummaryRecord>): Promise<void> {
     return this.#appendRecords(conversationId, this.#tables.summaries, "next_summary_seq", () => validateSummaryRecords(conversationId, records));
+  }
+
+  /** One statement; a handle the conversation already has is left as it is (ON CONFLICT DO NOTHING). */
+  async appendOffloaded(conversationId: string, records: ReadonlyArray<OffloadedRecord>): Promise<void> {
+    this.#assertOpen();
+    validateConversationId(conversationId);
+    const valid = validateOffloadedRecords(conversationId, records);
+    if (valid.length === 0) return;
+    return this.#track(
+      (async () => {
+        await this.#ready();
+        await this.#pool.query(
+          `INSERT INTO ${this.#tables.offloaded.sql} (conversation_id, handle, item_id, created_at, chars, body)
+SELECT $1, batch.handle, batch.item_id, batch.created_at, batch.chars, batch.body
+FROM unnest($2::text[], $3::text[], $4::text[], $5::integer[], $6::json[]) WITH ORDINALITY AS batch(handle, item_id, created_at, chars, body, position)
+ORDER BY batch.position
+ON CONFLICT (conversation_id, handle) DO NOTHING`,
+          [
+            conversationId,
+            valid.map((record) => record.handle),
+            valid.map((record) => record.itemId),
+            valid.map((record) => record.createdAt),
+            valid.map((record) => record.text.length),
+            valid.map((record) => JSON.stringify(record)),
+          ],
+        );
+      })(),
+    );
+  }
+
+  async loadOffloaded(conversationId: string, handle: string): Promise<OffloadedRecord | undefined> {
+    this.#assertOpen();
+    validateConversationId(conversationId);
+    return this.#track(
+      (async () => {
+        await this.#ready();
+        const result = await this.#pool.query<{ position: string; body: string }>(
+          `SELECT position, body::text AS body FROM ${this.#tables.offloaded.sql} WHERE conversation_id = $1 AND handle = $2`,
+          [conversationId, handle],
+        );
+        const row = result.rows[0];
+        if (row === undefined) return undefined;
+        const [record] = parseRows(this.#tables.offloaded, [{ seq: row.position, body: row.body }], offloadedRecordProblems) as OffloadedRecord[];
+        const { handle: stored, itemId, text, createdAt } = record!;
+        return { handle: stored, itemId, text, createdAt };
+      })(),
+    );
+  }
+
+  async listOffloaded(conversationId: string): Promise<ReadonlyArray<OffloadedInfo>> {
+    this.#assertOpen();
+    validateConversationId(conversationId);
+    return this.#track(
+      (async () => {
+        await this.#ready();
+        const result = await this.#pool.query<{ handle: string; item_id: string; chars: number; created_at: string }>(
+          `SELECT handle, item_id, chars, created_at FROM ${this.#tables.offloaded.sql} WHERE conversation_id = $1 ORDER BY position`,
+          [conversationId],
+        );
+        return result.rows.map((row) => ({ handle: row.handle, itemId: row.item_id, chars: row.chars, createdAt: row.created_at }));
+      })(),
+    );
   }
 
   async load(conversationId: string): Promise<LoadedConversation> {
@@ -209,7 +273,7 @@ ORDER BY kind, seq`,
   }
 
   async #migrate(): Promise<void> {
-    const tables = [this.#tables.conversations, this.#tables.messages, this.#tables.summaries];
+    const tables = [this.#tables.conversations, this.#tables.messages, this.#tables.summaries, this.#tables.offloaded];
     // Check first: a least-privileged application user may use existing tables without the right to create them.
     const present = await this.#pool.query<{ present: boolean }>(`SELECT to_regclass(name) IS NOT NULL AS present FROM unnest($1::text[]) AS name`, [
       tables.map((table) => table.sql),

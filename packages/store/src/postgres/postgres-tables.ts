@@ -1,4 +1,4 @@
-// The three tables of the PostgreSQL store and the SQL that creates them.
+// The four tables of the PostgreSQL store and the SQL that creates them.
 //
 // Record bodies are `json`, not `jsonb`: json keeps the text exactly as written (key order, number
 // spelling, "\u0000" and lone surrogates, which jsonb refuses), so load returns what was appended, and
@@ -11,6 +11,8 @@ export interface PostgresTables {
   readonly conversations: PostgresTable;
   readonly messages: PostgresTable;
   readonly summaries: PostgresTable;
+  /** Texts builds left out of their requests, one row per (conversation, handle). */
+  readonly offloaded: PostgresTable;
 }
 
 export interface PostgresTable {
@@ -29,7 +31,7 @@ export function postgresTables(schema: string, prefix: string): PostgresTables {
     schema,
     table: prefix + suffix,
   });
-  return { schemaSql: quoteIdentifier(schema), conversations: table("conversations"), messages: table("messages"), summaries: table("summaries") };
+  return { schemaSql: quoteIdentifier(schema), conversations: table("conversations"), messages: table("messages"), summaries: table("summaries"), offloaded: table("offloaded") };
 }
 
 /** Statements creating whatever is missing; each is idempotent. */
@@ -50,6 +52,20 @@ export function createTablesSql(tables: PostgresTables): string[] {
 )`,
     records(tables.messages),
     records(tables.summaries),
+    // The record is json for the same reason as above (a tool's output may hold "\u0000" or a lone
+    // surrogate, which a text column refuses or changes, and which ->> cannot extract); item_id,
+    // created_at and chars (the text's UTF-16 length) are copied out so listing needs no parse.
+    `CREATE TABLE IF NOT EXISTS ${tables.offloaded.sql} (
+  conversation_id text NOT NULL,
+  handle text NOT NULL,
+  position bigint GENERATED ALWAYS AS IDENTITY,
+  item_id text NOT NULL,
+  created_at text NOT NULL,
+  chars integer NOT NULL,
+  body json NOT NULL,
+  stored_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (conversation_id, handle)
+)`,
   ];
 }
 

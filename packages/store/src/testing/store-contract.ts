@@ -4,7 +4,9 @@
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import type { ConversationStore } from "../conversation-store.js";
 import { StoreInputError } from "../errors/store-input-error.js";
+import type { OffloadedRecord } from "../offloaded-record.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
+import { type OffloadingStore, supportsOffloading } from "../supports-offloading.js";
 import { exampleStoredMessages } from "./example-stored-messages.js";
 
 export interface StoreContractSubject {
@@ -14,9 +16,15 @@ export interface StoreContractSubject {
   reopen(store: ConversationStore): Promise<ConversationStore>;
   /** Called once after every contract test ran (remove directories, drop databases). */
   cleanup?(): Promise<void>;
+  /**
+   * Whether the store implements appendOffloaded, loadOffloaded and listOffloaded (default true): the
+   * offload tests run only then.
+   */
+  readonly offloading?: boolean;
 }
 
 const message = (id: string, extra: Record<string, unknown> = {}): StoredMessage => ({ id, role: "user", content: `text of ${id}`, ...extra });
+const offloaded = (handle: string, text: string, itemId = "tool-1"): OffloadedRecord => ({ handle, itemId, text, createdAt: "2025-03-01T12:00:00.000Z" });
 const ids = (messages: ReadonlyArray<{ id: string }>) => messages.map((entry) => entry.id);
 const summary = (id: string, coveredIds: string[]): StoredSummaryRecord => ({
   id,
@@ -284,5 +292,84 @@ export function describeStoreContract(name: string, subject: StoreContractSubjec
       expect((await store.load("big")).messages).toStrictEqual(all);
       expect((await (await reopen(store)).load("big")).messages).toStrictEqual(all);
     });
+
+    if (subject.offloading !== false) {
+      describe("offloaded text", () => {
+        const offloading = async (): Promise<OffloadingStore> => {
+          const store = await create();
+          if (!supportsOffloading(store)) throw new Error("the store has no appendOffloaded, loadOffloaded and listOffloaded (pass offloading: false)");
+          return store;
+        };
+        const reopenOffloading = async (store: ConversationStore) => (await reopen(store)) as OffloadingStore;
+        // Tool output holds anything: NUL, a lone surrogate, emoji, newlines, a megabyte.
+        const awkward = `log\u0000start\n\ud800 lone ${"😀".repeat(3)} \u2028 "quoted" \\ ${"line of a big log\n".repeat(60_000)}end`;
+
+        test("records round-trip by handle, are listed without their text in the order stored, and survive a reopen", async () => {
+          const store = await offloading();
+          await store.appendOffloaded("c", [offloaded("ctx_00000000000000a1", awkward, "call-1"), offloaded("ctx_00000000000000b2", "second")]);
+          await store.appendOffloaded("c", [offloaded("ctx_00000000000000c3", "")]);
+          expect(await store.loadOffloaded("c", "ctx_00000000000000a1")).toStrictEqual(offloaded("ctx_00000000000000a1", awkward, "call-1"));
+          expect(await store.loadOffloaded("c", "ctx_ffffffffffffffff")).toBeUndefined();
+          const listed = [
+            { handle: "ctx_00000000000000a1", itemId: "call-1", chars: awkward.length, createdAt: "2025-03-01T12:00:00.000Z" },
+            { handle: "ctx_00000000000000b2", itemId: "tool-1", chars: 6, createdAt: "2025-03-01T12:00:00.000Z" },
+            { handle: "ctx_00000000000000c3", itemId: "tool-1", chars: 0, createdAt: "2025-03-01T12:00:00.000Z" },
+          ];
+          expect(await store.listOffloaded("c")).toStrictEqual(listed);
+          const reopened = await reopenOffloading(store);
+          expect(await reopened.loadOffloaded("c", "ctx_00000000000000a1")).toStrictEqual(offloaded("ctx_00000000000000a1", awkward, "call-1"));
+          expect(await reopened.loadOffloaded("c", "ctx_00000000000000c3")).toStrictEqual(offloaded("ctx_00000000000000c3", ""));
+          expect(await reopened.listOffloaded("c")).toStrictEqual(listed);
+        });
+
+        test("a handle is kept once, with its first text, whether repeated in a batch, in a later append or after a reopen", async () => {
+          const store = await offloading();
+          await store.appendOffloaded("c", [offloaded("ctx_1", "first"), offloaded("ctx_1", "again in the batch")]);
+          await store.appendOffloaded("c", [offloaded("ctx_1", "a later append"), offloaded("ctx_2", "two")]);
+          const reopened = await reopenOffloading(store);
+          await reopened.appendOffloaded("c", [offloaded("ctx_2", "after a reopen")]);
+          await Promise.all([reopened.appendOffloaded("c", [offloaded("ctx_3", "x")]), reopened.appendOffloaded("c", [offloaded("ctx_3", "y")])]);
+          expect(await reopened.loadOffloaded("c", "ctx_1")).toStrictEqual(offloaded("ctx_1", "first"));
+          expect(await reopened.loadOffloaded("c", "ctx_2")).toStrictEqual(offloaded("ctx_2", "two"));
+          expect((await reopened.loadOffloaded("c", "ctx_3"))?.text).toBe("x");
+          expect((await reopened.listOffloaded("c")).map((info) => info.handle)).toStrictEqual(["ctx_1", "ctx_2", "ctx_3"]);
+        });
+
+        test("conversations keep their own handles, and offloaded text is not part of load or list", async () => {
+          const store = await offloading();
+          await store.append("a", message("m1"));
+          await store.appendOffloaded("a", [offloaded("ctx_same", "of a")]);
+          await store.appendOffloaded("b", [offloaded("ctx_same", "of b")]);
+          expect((await store.loadOffloaded("a", "ctx_same"))?.text).toBe("of a");
+          expect((await store.loadOffloaded("b", "ctx_same"))?.text).toBe("of b");
+          expect(await store.loadOffloaded("unknown", "ctx_same")).toBeUndefined();
+          expect(await store.listOffloaded("unknown")).toStrictEqual([]);
+          expect(await store.load("a")).toStrictEqual({ conversationId: "a", messages: [message("m1")], summaries: [], warnings: [] });
+          expect(await store.load("b")).toStrictEqual({ conversationId: "b", messages: [], summaries: [], warnings: [] });
+          expect((await store.list()).map((info) => info.conversationId)).toStrictEqual(["a"]);
+        });
+
+        test("an invalid record refuses the batch whole, naming index, handle and field", async () => {
+          const store = await offloading();
+          const bad = [
+            offloaded("ctx_good", "kept out too"),
+            { handle: "../escape", itemId: "t", text: "x", createdAt: "2025-03-01T12:00:00.000Z" },
+            { handle: "ctx_x", itemId: "", text: 5, createdAt: "2025-03-01T12:00:00.000Z" },
+            "text",
+          ] as unknown as OffloadedRecord[];
+          const error = (await store.appendOffloaded("c", bad).catch((caught: unknown) => caught)) as StoreInputError;
+          expect(error).toBeInstanceOf(StoreInputError);
+          expect(error.issues).toStrictEqual([
+            { index: 1, id: "../escape", field: "handle", message: "must be 1 to 128 letters, digits, '_' or '-'" },
+            { index: 2, id: "ctx_x", field: "itemId", message: "must be a non-empty string" },
+            { index: 2, id: "ctx_x", field: "text", message: "must be a string" },
+            { index: 3, field: "", message: "must be a plain object" },
+          ]);
+          expect(await store.listOffloaded("c")).toStrictEqual([]);
+          const invalidId = (await store.appendOffloaded("", [offloaded("ctx_1", "x")]).catch((caught: unknown) => caught)) as StoreInputError;
+          expect(invalidId.issues).toStrictEqual([{ index: -1, field: "conversationId", message: expect.any(String) }]);
+        });
+      });
+    }
   });
 }

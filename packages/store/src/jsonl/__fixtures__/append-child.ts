@@ -3,6 +3,7 @@
 // a synchronous write, so a line is out before the next append starts.
 import { writeSync } from "node:fs";
 import { JsonlStore } from "../jsonl-store.js";
+import { offloadedRecord } from "./append-child-records.js";
 import { withFileLock } from "../with-file-lock.js";
 
 const [mode, ...args] = process.argv.slice(2);
@@ -27,8 +28,9 @@ if (mode === "append") {
   await store.close();
   say("done");
 } else if (mode === "forever") {
-  // forever <directory> <conversationId> <prefix>: three concurrent writers until killed; prints every
-  // acknowledged id (space-separated per append) and every warning ("warning …").
+  // forever <directory> <conversationId> <prefix>: three concurrent message writers and one of offloaded
+  // text until killed; prints every acknowledged id (space-separated per append), every acknowledged
+  // offloaded handle ("offloaded <handle>") and every warning ("warning …").
   const [directory, conversationId, prefix] = args as [string, string, string];
   const store = new JsonlStore({ directory, onWarning: (warning) => say(`warning ${warning.message}`) });
   let next = 0;
@@ -40,8 +42,16 @@ if (mode === "append") {
       say(ids.join(" "));
     }
   };
+  let nextHandle = 0;
+  const offloader = async () => {
+    for (;;) {
+      const handle = `${prefix}_${nextHandle++}`;
+      await store.appendOffloaded(conversationId, [offloadedRecord(handle)]);
+      say(`offloaded ${handle}`);
+    }
+  };
   say("ready");
-  await Promise.all([writer(), writer(), writer()]);
+  await Promise.all([writer(), writer(), writer(), offloader()]);
 } else if (mode === "hold-lock") {
   // hold-lock <lockPath>: takes the lock and keeps it until killed.
   const [lockPath] = args as [string];
