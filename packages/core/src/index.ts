@@ -116,6 +116,12 @@ export { OpenAIChatRendererPlugin, type OpenAIChatRendererPluginOptions } from "
 export { openAIChatRules } from "./renderers/openai-chat/openai-chat-rules.js";
 export { renderOpenAIChatMessage, summaryHeading } from "./renderers/openai-chat/render-openai-chat-message.js";
 
+// Cutting a text too long for a limit
+export { contentHandle } from "./text/content-handle.js";
+export { cutMarker, RETRIEVE_CONTEXT_TOOL_NAME } from "./text/cut-marker.js";
+export { type CutMiddleOptions, type CutMiddleResult, cutMiddle } from "./text/cut-middle.js";
+export type { TextCut } from "./text/text-cut.js";
+
 // Validation rules
 export { checkRules } from "./validation/check-rules.js";
 export { commonRequestRules } from "./validation/common-request-rules.js";
