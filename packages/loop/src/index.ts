@@ -37,6 +37,13 @@ export { type WorkflowDefinition, type WorkflowEdge, type WorkflowStep, workflow
 // Tools
 export type { LoopTool, ToolRunContext } from "./tools/loop-tool.js";
 export { isToolAllowed, toolsAllowedBy } from "./tools/tools-allowed-by.js";
+export {
+  DEFAULT_RETRIEVE_MAX_CHARS,
+  RETRIEVE_CONTEXT_CATEGORY,
+  RETRIEVE_CONTEXT_TOOL,
+  type RetrieveContextToolOptions,
+  retrieveContextTool,
+} from "./tools/retrieve-context-tool.js";
 
 // Models
 export { ANTHROPIC_VERSION, type AnthropicModelOptions, anthropicModel } from "./model/anthropic-model.js";

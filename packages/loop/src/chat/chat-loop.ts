@@ -101,7 +101,7 @@ export class ChatLoop {
         ...(call.toolPolicy === undefined ? {} : { toolPolicy: call.toolPolicy }),
         ...(this.#options.systemToolPolicy === undefined ? {} : { systemToolPolicy: this.#options.systemToolPolicy }),
       },
-      setupTurn: () => ({ tools }),
+      setupTurn: () => ({ tools, policy }),
       messages: factory,
       ...(userMessage === undefined ? {} : { loopStartId: userMessage.id }),
       extras: extraItems(call, factory.newId(), mode),

@@ -1,20 +1,35 @@
 // Where one loop call reads and writes its conversation: the store under a conversation id, or, with
 // no id (chat mode: no conversation id, no history), a log that lives only for the call.
-import type { ConversationStore, StoredMessage, StoredSummaryRecord } from "@ctxpipe/store";
+import { type ConversationStore, type OffloadedRecord, type StoredMessage, type StoredSummaryRecord, supportsOffloading } from "@ctxpipe/store";
 
 export interface ConversationLog {
   readonly conversationId: string | undefined;
   append(messages: ReadonlyArray<StoredMessage>): Promise<void>;
   appendSummaries(records: ReadonlyArray<StoredSummaryRecord>): Promise<void>;
   load(): Promise<{ messages: ReadonlyArray<StoredMessage>; summaries: ReadonlyArray<StoredSummaryRecord> }>;
+  /** Keeps texts a build left out (report.offloaded); a handle already kept stays as it is. */
+  appendOffloaded(records: ReadonlyArray<OffloadedRecord>): Promise<void>;
+  loadOffloaded(handle: string): Promise<OffloadedRecord | undefined>;
+  /** Whether the conversation has offloaded text (from this call or earlier ones). */
+  hasOffloaded(): Promise<boolean>;
 }
 
 export function storeLog(store: ConversationStore, conversationId: string): ConversationLog {
+  // A store written before offloading existed: the texts live as long as the call, so retrieve_context
+  // still works within it.
+  const offloaded = supportsOffloading(store)
+    ? {
+        appendOffloaded: (records: ReadonlyArray<OffloadedRecord>) => store.appendOffloaded(conversationId, records),
+        loadOffloaded: (handle: string) => store.loadOffloaded(conversationId, handle),
+        hasOffloaded: async () => (await store.listOffloaded(conversationId)).length > 0,
+      }
+    : memoryOffloads();
   return {
     conversationId,
     append: (messages) => store.append(conversationId, messages),
     appendSummaries: (records) => store.appendSummaries(conversationId, records),
     load: () => store.load(conversationId),
+    ...offloaded,
   };
 }
 
@@ -30,5 +45,17 @@ export function callLog(): ConversationLog {
       summaries.push(...added);
     },
     load: async () => ({ messages: [...messages], summaries: [...summaries] }),
+    ...memoryOffloads(),
+  };
+}
+
+function memoryOffloads(): Pick<ConversationLog, "appendOffloaded" | "loadOffloaded" | "hasOffloaded"> {
+  const records = new Map<string, OffloadedRecord>();
+  return {
+    appendOffloaded: async (added) => {
+      for (const record of added) if (!records.has(record.handle)) records.set(record.handle, record);
+    },
+    loadOffloaded: async (handle) => records.get(handle),
+    hasOffloaded: async () => records.size > 0,
   };
 }

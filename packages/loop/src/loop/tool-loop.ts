@@ -3,11 +3,14 @@
 // is the single source of truth, so a process that dies between turns resumes where the log stands.
 import type { SummaryRecordInput } from "@ctxpipe/compression";
 import { type BuildOptions, type BuildResult, importStoredMessages, type ItemInput, type Pipeline } from "@ctxpipe/core";
-import type { StoredMessage } from "@ctxpipe/store";
+import type { OffloadedRecord, StoredMessage } from "@ctxpipe/store";
+import type { ToolPolicyConfig } from "@ctxpipe/system-prompt";
 import type { ModelAdapter, ModelReply, ModelUsage } from "../model/model-adapter.js";
 import { ModelError } from "../model/model-error.js";
 import type { LoopTool } from "../tools/loop-tool.js";
+import { offloadedTextTool, RETRIEVE_CONTEXT_TOOL } from "../tools/retrieve-context-tool.js";
 import { runToolCall } from "../tools/run-tool-call.js";
+import { isToolAllowed } from "../tools/tools-allowed-by.js";
 import type { ConversationLog } from "./conversation-log.js";
 import { countRepeatedFailures, FAILURE_FINGERPRINT_FIELD } from "./count-repeated-failures.js";
 import { formatModelFailure } from "./format-messages.js";
@@ -22,6 +25,8 @@ import { learnFromUsage, loopTokenizerOf, type TokenEstimate } from "./token-est
 export interface TurnSetup {
   readonly tools: ReadonlyArray<LoopTool>;
   readonly options?: Partial<BuildOptions>;
+  /** The turn's merged tool policy: one that denies retrieve_context (by name or category) keeps it out. */
+  readonly policy?: ToolPolicyConfig;
 }
 
 export interface ToolLoopParams {
@@ -64,6 +69,35 @@ function withExtras(items: ItemInput[], extras: ReadonlyArray<ItemInput>, afterI
   return [...items.slice(0, position), ...extras, ...items.slice(position)];
 }
 
+/** What the build left out whole (report.offloaded), the same text under the same handle every build. */
+interface OffloadedText {
+  readonly handle: string;
+  readonly itemId: string;
+  readonly text: string;
+}
+
+function offloadedOf(result: BuildResult<unknown>): ReadonlyArray<OffloadedText> {
+  return (result.report as { readonly offloaded?: ReadonlyArray<OffloadedText> }).offloaded ?? [];
+}
+
+/**
+ * retrieve_context is the loop's own way to read the conversation's own text back, with no effect
+ * outside it: only an explicit deny (its name, or its category) keeps it out, not an allow list that
+ * does not name it. A tool of the caller's with the same name wins.
+ */
+function canOfferRetrieveContext(setup: TurnSetup, tool: LoopTool): boolean {
+  if (setup.tools.some((offered) => offered.name === RETRIEVE_CONTEXT_TOOL)) return false;
+  const denied: ToolPolicyConfig = {
+    ...(setup.policy?.deniedTools === undefined ? {} : { deniedTools: setup.policy.deniedTools }),
+    ...(setup.policy?.deniedCategories === undefined ? {} : { deniedCategories: setup.policy.deniedCategories }),
+  };
+  return isToolAllowed(tool, denied);
+}
+
+function toolDefinitions(tools: ReadonlyArray<LoopTool>) {
+  return tools.map(({ name, description, parameters }) => ({ name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) }));
+}
+
 function toStoredToolCalls(reply: ModelReply) {
   return reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
 }
@@ -79,6 +113,9 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
   const retryTiming = params.retryTiming ?? defaultRetryTiming;
   const events = params.events ?? loopEventEmitter(params);
   let lastBuild: BuildResult<unknown> | undefined;
+  const retrieveContext = offloadedTextTool((handle) => log.loadOffloaded(handle));
+  /** Handles this call has stored: the store would keep them once anyway, but need not be asked again. */
+  const storedHandles = new Set<string>();
 
   const persist = async (message: StoredMessage) => {
     await log.append([message]);
@@ -111,14 +148,30 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
       ...setup.options,
       renderer: model.renderer,
       ...(model.model === undefined ? {} : { model: model.model }),
-      tools: setup.tools.map(({ name, description, parameters }) => ({ name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) })),
+      tools: toolDefinitions(setup.tools),
       // The store keeps records as they were appended; the summaries option reads and checks them.
       summaries: conversation.summaries as ReadonlyArray<SummaryRecordInput>,
       // Compression inside the loop touches only the history before this call: the current loop is protected.
       compression: baseCompression === false ? false : { ...baseCompression, ...(loopStartId === undefined ? {} : { loopStartId }) },
     };
-    const result = await params.pipeline.build(items, options);
+    // retrieve_context is offered while the conversation has offloaded text. A build that offloads for
+    // the first time is made again with the tool, so the request that goes out lets the model read back.
+    const offerable = canOfferRetrieveContext(setup, retrieveContext);
+    let turnTools = offerable && (await log.hasOffloaded()) ? [...setup.tools, retrieveContext] : setup.tools;
+    let result = await params.pipeline.build(items, { ...options, tools: toolDefinitions(turnTools) });
+    if (offerable && turnTools === setup.tools && offloadedOf(result).length > 0) {
+      turnTools = [...setup.tools, retrieveContext];
+      result = await params.pipeline.build(items, { ...options, tools: toolDefinitions(turnTools) });
+    }
     lastBuild = result;
+    // Kept before the model sees a marker naming them, so a crash after the call cannot lose them.
+    const fresh = offloadedOf(result).filter((entry) => !storedHandles.has(entry.handle));
+    if (fresh.length > 0) {
+      const createdAt = params.messages.now().toISOString();
+      const records: OffloadedRecord[] = fresh.map(({ handle, itemId, text }) => ({ handle, itemId, text, createdAt }));
+      await log.appendOffloaded(records);
+      for (const record of records) storedHandles.add(record.handle);
+    }
     events.emit({ type: "built", turn, result });
     const records = result.report.compression?.records ?? [];
     if (records.length > 0) {
@@ -166,7 +219,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     await persist(stampMessage(params.messages, { role: "assistant", content: reply.text === "" && toolCalls.length > 0 ? null : reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }));
     if (reply.toolCalls.length === 0) return end("completed");
 
-    const tools = new Map(setup.tools.map((tool) => [tool.name, tool]));
+    const tools = new Map(turnTools.map((tool) => [tool.name, tool]));
     for (const call of reply.toolCalls) {
       // Results not persisted before an abort are synthesized by the next build's repair stage.
       if (signal.aborted) return end("aborted");

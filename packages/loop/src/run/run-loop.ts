@@ -360,10 +360,12 @@ export class RunLoop {
   /** The tools and build options of a turn: the step's agent and tool policy replace the loop's; the system policy still applies, a deny winning. */
   #setupFor(plan: TurnPlan): TurnSetup {
     const toolPolicy = plan.toolPolicy ?? this.#options.toolPolicy;
-    const allowed = toolsAllowedBy(this.#options.tools ?? [], mergeToolPolicies(this.#options.systemToolPolicy, toolPolicy));
+    const policy = mergeToolPolicies(this.#options.systemToolPolicy, toolPolicy);
+    const allowed = toolsAllowedBy(this.#options.tools ?? [], policy);
     const tools = plan.tools === undefined ? allowed : allowed.filter((tool) => plan.tools!.includes(tool.name));
     return {
       tools: [...tools, ...(plan.ownTools ?? [])],
+      policy,
       options: {
         runContext: plan.runContext,
         ...(plan.agent === undefined ? {} : { agent: plan.agent }),
