@@ -43,6 +43,7 @@ export type {
   BuildReport,
   CacheReport,
   Decision,
+  OffloadedText,
   OrderReport,
   ReportAttachments,
   ReportEntry,

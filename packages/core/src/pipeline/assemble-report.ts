@@ -3,10 +3,12 @@
 import type { Item } from "../model/item.js";
 import type { SetAsideRecord } from "../model/parse-items.js";
 import type { BuildContextInternals } from "./build-context.js";
-import type { ReportEntry, ReportEvent } from "./build-report.js";
+import type { OffloadedText, ReportEntry, ReportEvent } from "./build-report.js";
 import type { StageLabel } from "./stage.js";
 
 const REMOVING: ReadonlySet<string> = new Set(["dropped", "summarized"]);
+// Decisions about an item still sent with less content under the same id.
+const SHORTENING: ReadonlySet<string> = new Set(["cleared", "truncated"]);
 
 export interface AssembledReport {
   readonly entries: ReportEntry[];
@@ -15,6 +17,8 @@ export interface AssembledReport {
   allEntries(): ReportEntry[];
   readonly includedIds: string[];
   readonly excludedIds: string[];
+  /** BuildReport.offloaded: each handle once, in input order of the items that held the texts. */
+  readonly offloaded: OffloadedText[];
 }
 
 export interface AssembleInput {
@@ -53,6 +57,7 @@ function entryFor(
     plugin: decision.plugin,
     reason: decision.reason,
     ...(decision.relatedId === undefined ? {} : { relatedId: decision.relatedId }),
+    ...(decision.cut === undefined ? {} : { cut: decision.cut }),
     tokens,
     ...(tokensSaved === undefined ? {} : { tokensSaved }),
     ...(messageIndex === undefined ? {} : { messageIndex }),
@@ -96,7 +101,7 @@ export function assembleReport(input: AssembleInput): AssembledReport {
       if (last?.decision === "merged") {
         decision = last;
         if (!finalById.has(original.id)) mergedInto.set(last.relatedId!, [...(mergedInto.get(last.relatedId!) ?? []), original.id]);
-      } else if (last?.decision === "repaired" || last?.decision === "cleared") {
+      } else if (last?.decision === "repaired" || (last !== undefined && SHORTENING.has(last.decision))) {
         decision = last;
       } else if (last?.decision === "synthesized") {
         // A plugin removed the item and later put back an object of its own under the same id.
@@ -117,7 +122,7 @@ export function assembleReport(input: AssembleInput): AssembledReport {
     const tokens = input.countTokens(final ?? original);
     let tokensSaved: number | undefined;
     if (REMOVING.has(decision.decision)) tokensSaved = tokens;
-    else if (final !== undefined && final !== original && history.some((event) => event.decision === "cleared")) {
+    else if (final !== undefined && final !== original && history.some((event) => SHORTENING.has(event.decision))) {
       tokensSaved = Math.max(0, input.countTokens(original) - tokens);
     }
     const messageIndex = messageIndexById?.get(original.id) ?? (last?.relatedId === undefined ? undefined : messageIndexById?.get(last.relatedId));
@@ -175,7 +180,16 @@ export function assembleReport(input: AssembleInput): AssembledReport {
     for (const item of input.orderedItems) conversation.push(...(earlierById.get(item.id) ?? []), entryById.get(item.id)!, ...(copiesById.get(item.id) ?? []));
     return withInputPositions(inRequest, conversation);
   };
-  return { entries, synthesized, allEntries, includedIds, excludedIds };
+  return { entries, synthesized, allEntries, includedIds, excludedIds, offloaded: inInputOrder(internals.offloaded, input.inputItems) };
+}
+
+/** Offloaded texts by the input position of their item; texts of added items after, in the order kept. */
+function inInputOrder(offloaded: ReadonlyMap<string, OffloadedText>, inputItems: ReadonlyArray<Item>): OffloadedText[] {
+  if (offloaded.size === 0) return [];
+  const position = new Map<string, number>();
+  for (const [index, item] of inputItems.entries()) position.set(item.id, index);
+  // Sort is stable: texts of one item keep the order they were recorded in.
+  return [...offloaded.values()].sort((left, right) => (position.get(left.itemId) ?? inputItems.length) - (position.get(right.itemId) ?? inputItems.length));
 }
 
 /** Why a record was left out before the first stage: it repeats, or was replaced by, the record kept. */

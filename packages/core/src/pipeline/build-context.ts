@@ -7,8 +7,10 @@ import { itemText } from "../model/item-text.js";
 import type { TurnGroups } from "../model/turn-groups.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import type { ToolDefinition } from "../spec/tool-definition.js";
+import { contentHandle } from "../text/content-handle.js";
+import type { TextCut } from "../text/text-cut.js";
 import type { BuildOptions } from "./build-options.js";
-import type { Decision, ReportEvent } from "./build-report.js";
+import type { Decision, OffloadedText, ReportEvent } from "./build-report.js";
 import { EventLog } from "./event-log.js";
 import type { StageLabel } from "./stage.js";
 import type {
@@ -67,8 +69,10 @@ export interface BuildContextInternals {
   readonly systemParts: SystemPart[];
   /** Plugins' own report fields (report.attach). */
   readonly attachments: Map<string, unknown>;
+  /** Texts kept outside the request (report.truncate, report.offload), each handle once, in the order recorded. */
+  readonly offloaded: Map<string, OffloadedText>;
   enterTap(plugin: string): void;
-  record(id: string, decision: Decision, reason: string, relatedId?: string, plugin?: string): void;
+  record(id: string, decision: Decision, reason: string, relatedId?: string, plugin?: string, cut?: TextCut): void;
   /** One decision about many items, recorded as one run. */
   recordAll(ids: ReadonlyArray<string>, decision: Decision, reason: string): void;
 }
@@ -88,6 +92,7 @@ const RESERVED_REPORT_FIELDS: ReadonlySet<string> = new Set([
   "violations",
   "repairedViolations",
   "cache",
+  "offloaded",
 ]);
 
 export function internalsOf(context: object): BuildContextInternals {
@@ -105,6 +110,15 @@ function idOf(item: Item | string): string {
   return typeof item === "string" ? item : item.id;
 }
 
+// A cut names the original it came from; hashing a multi-MB original again to check the handle
+// would cost more than the cut, so only the shape is checked.
+function checkCut(cut: TextCut, original: string): void {
+  if (typeof cut !== "object" || cut === null || typeof cut.handle !== "string") throw new TypeError("report.truncate() needs the cut cutMiddle returned");
+  if (typeof original !== "string" || !(cut.from >= 0 && cut.from < cut.to && cut.to <= original.length)) {
+    throw new TypeError(`report.truncate(): the cut ${cut.from}..${cut.to} is not a range of the original text given (${typeof original === "string" ? original.length : "no"} characters)`);
+  }
+}
+
 export function createBuildContext(init: BuildContextInit): ValidateContext {
   const log = new EventLog();
   // The running tap's ids, extended as it records more.
@@ -112,10 +126,19 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
   let touchedUpTo = 0;
   // Consecutive decisions alike (a stage dropping many items for one reason) share one event object.
   let lastEvent: ReportEvent | undefined;
-  const eventFor = (decision: Decision, reason: string, relatedId: string | undefined, plugin: string): ReportEvent => {
+  const eventFor = (decision: Decision, reason: string, relatedId: string | undefined, plugin: string, cut?: TextCut): ReportEvent => {
     const last = lastEvent;
-    if (last !== undefined && last.decision === decision && last.reason === reason && last.plugin === plugin && last.stage === state.stage && last.relatedId === relatedId) return last;
-    lastEvent = relatedId === undefined ? { decision, stage: state.stage, plugin, reason } : { decision, stage: state.stage, plugin, reason, relatedId };
+    if (cut === undefined && last !== undefined && last.cut === undefined && last.decision === decision && last.reason === reason && last.plugin === plugin && last.stage === state.stage && last.relatedId === relatedId) {
+      return last;
+    }
+    lastEvent = {
+      decision,
+      stage: state.stage,
+      plugin,
+      reason,
+      ...(relatedId === undefined ? {} : { relatedId }),
+      ...(cut === undefined ? {} : { cut: { handle: cut.handle, from: cut.from, to: cut.to, chars: cut.chars, tokens: cut.tokens } }),
+    };
     return lastEvent;
   };
   const checkStage = () => {
@@ -132,6 +155,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     warnings: [],
     systemParts: [],
     attachments: new Map(),
+    offloaded: new Map(),
     enterTap(plugin) {
       state.plugin = plugin;
       state.tapStart = log.length;
@@ -143,9 +167,9 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
       touchedUpTo = log.length;
       return touched;
     },
-    record(id, decision, reason, relatedId, plugin = state.plugin) {
+    record(id, decision, reason, relatedId, plugin = state.plugin, cut) {
       checkStage();
-      log.add([id], eventFor(decision, reason, relatedId, plugin));
+      log.add([id], eventFor(decision, reason, relatedId, plugin, cut));
     },
     recordAll(ids, decision, reason) {
       checkStage();
@@ -174,7 +198,22 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     merge: (item, intoId, reason) => state.record(idOf(item), "merged", reason, intoId, plugin),
     summarize: (item, summaryId, reason) => state.record(idOf(item), "summarized", reason, summaryId, plugin),
     clear: (item, reason) => state.record(idOf(item), "cleared", reason, undefined, plugin),
+    truncate: (item, reason, cut, original) => {
+      checkCut(cut, original);
+      state.record(idOf(item), "truncated", reason, undefined, plugin, cut);
+      offload(idOf(item), cut.handle, original);
+    },
+    offload: (item, text) => {
+      checkStage();
+      if (typeof text !== "string") throw new TypeError("report.offload() needs the text to keep");
+      const handle = contentHandle(text);
+      offload(idOf(item), handle, text);
+      return handle;
+    },
   });
+  const offload = (itemId: string, handle: string, text: string) => {
+    if (!state.offloaded.has(handle)) state.offloaded.set(handle, { handle, itemId, text, chars: text.length });
+  };
   const report: DecisionRecorder = {
     ...recorderFor(undefined),
     as(plugin) {

@@ -1,15 +1,18 @@
 // The report: what happened to every item, decided by which stage and plugin, and why.
 import type { ValidationIssue } from "../errors/context-validation-error.js";
 import type { ItemRole, ItemType } from "../model/item.js";
+import type { TextCut } from "../text/text-cut.js";
 import type { InputOrder } from "./build-options.js";
 import type { StageLabel } from "./stage.js";
 import type { SystemPart } from "./stage-context.js";
 
 /**
  * "cleared": the item is still sent, with its content replaced by a short placeholder (an old tool
- * result whose call stays paired with it); every other decision is as its name says.
+ * result whose call stays paired with it). "truncated": the item is still sent with part of its
+ * content cut (cutMiddle: head and tail kept around a marker); the whole original is in
+ * BuildReport.offloaded. Every other decision is as its name says.
  */
-export type Decision = "kept" | "merged" | "dropped" | "repaired" | "synthesized" | "summarized" | "cleared";
+export type Decision = "kept" | "merged" | "dropped" | "repaired" | "synthesized" | "summarized" | "cleared" | "truncated";
 
 /** One thing a plugin did to an item. An item's history lists them in the order they happened. */
 export interface ReportEvent {
@@ -19,6 +22,8 @@ export interface ReportEvent {
   readonly reason: string;
   /** For "merged": the item it was merged into; for "summarized": the summary that replaced it. */
   readonly relatedId?: string;
+  /** For "truncated": what was cut, and the handle the whole original is kept under. */
+  readonly cut?: TextCut;
 }
 
 export interface ReportEntry {
@@ -33,11 +38,13 @@ export interface ReportEntry {
   readonly plugin: string;
   readonly reason: string;
   readonly relatedId?: string;
+  /** For "truncated": what was cut (the last cut, when a plugin cut more than one text of the item). */
+  readonly cut?: TextCut;
   /** Tokens of the item's content as sent, counted by the build's tokenizer (or, when it was not sent, what it would have cost). */
   readonly tokens: number;
   /**
    * Tokens of content the model no longer sees because of this decision: all of a dropped or
-   * summarized item, the difference for a cleared one. Absent for items sent as they are.
+   * summarized item, the difference for a cleared or truncated one. Absent for items sent as they are.
    */
   readonly tokensSaved?: number;
   /** Position of the rendered message that carries the item, when the renderer reports it. */
@@ -80,6 +87,20 @@ export interface CacheReport {
   readonly sameMessages: number;
   /** Messages in the previous request (0 when nothing was compared). */
   readonly previousMessages: number;
+}
+
+/**
+ * The whole original of a text the build cut (or cleared and offloaded), kept outside the request
+ * so a caller can store it and the model can read it back by handle (retrieve_context).
+ */
+export interface OffloadedText {
+  /** contentHandle(text): the handle the marker or placeholder names. */
+  readonly handle: string;
+  /** The item the text belongs to (the first one recorded, when several items held the same text). */
+  readonly itemId: string;
+  readonly text: string;
+  /** text.length, in UTF-16 code units (the unit of the marker's from/to). */
+  readonly chars: number;
 }
 
 /** Which order the items were put in (BuildOptions.order) and what it changed. */
@@ -146,4 +167,9 @@ export interface BuildReport extends Partial<Readonly<ReportAttachments>> {
   readonly repairedViolations: ReadonlyArray<ValidationIssue>;
   /** Where the request stops matching the previous build's: what a provider's prompt cache loses. */
   readonly cache: CacheReport;
+  /**
+   * The whole original of every text this build cut or offloaded (report.truncate, report.offload),
+   * each handle once, in input order of the items that held them; empty when nothing was.
+   */
+  readonly offloaded: ReadonlyArray<OffloadedText>;
 }

@@ -1,7 +1,7 @@
 // Type tests for the plugin API and the renderer-typed build result. Checked by `tsc` (typecheck)
 // and by vitest's typecheck mode.
 import { describe, expectTypeOf, test } from "vitest";
-import type { Item, ItemOf, ModelLimits, ModelLimitsRequest, OpenAIChatRequest, RenderResult, ReportEntry } from "@ctxpipe/core";
+import type { Decision, Item, ItemOf, ModelLimits, ModelLimitsRequest, OffloadedText, OpenAIChatRequest, RenderResult, ReportEntry, TextCut } from "@ctxpipe/core";
 import { createPipeline, type PipelinePlugin, type PluginHost, type StageContext, type ValidateContext } from "@ctxpipe/core";
 
 declare module "@ctxpipe/core" {
@@ -76,6 +76,23 @@ describe("report and model limits", () => {
     const { report } = await createPipeline().build([]);
     expectTypeOf(report.allEntries).toEqualTypeOf<ReadonlyArray<ReportEntry>>();
     expectTypeOf(report.entries).toEqualTypeOf<ReadonlyArray<ReportEntry>>();
+  });
+
+  test("every decision a report can give; a truncated entry says what was cut; offloaded holds the originals", async () => {
+    expectTypeOf<Decision>().toEqualTypeOf<"kept" | "merged" | "dropped" | "repaired" | "synthesized" | "summarized" | "cleared" | "truncated">();
+    expectTypeOf<ReportEntry["cut"]>().toEqualTypeOf<TextCut | undefined>();
+    const { report } = await createPipeline().build([]);
+    expectTypeOf(report.offloaded).toEqualTypeOf<ReadonlyArray<OffloadedText>>();
+    expectTypeOf<OffloadedText>().toEqualTypeOf<{ readonly handle: string; readonly itemId: string; readonly text: string; readonly chars: number }>();
+  });
+
+  test("report.truncate takes the cut and the whole original; report.offload returns the handle", () => {
+    createPipeline().hooks.compress.tap({ name: "Cutter" }, (items, context) => {
+      expectTypeOf(context.report.truncate).toEqualTypeOf<(item: Item | string, reason: string, cut: TextCut, original: string) => void>();
+      expectTypeOf(context.report.offload).toEqualTypeOf<(item: Item | string, text: string) => string>();
+      expectTypeOf(context.report.as("part").truncate).toEqualTypeOf<(item: Item | string, reason: string, cut: TextCut, original: string) => void>();
+      return items;
+    });
   });
 
   test("a modelLimits tap gets the build's model and answers limits or undefined", () => {

@@ -272,6 +272,7 @@ export class Pipeline implements PluginHost {
         violations,
         repairedViolations: repaired,
         cache: comparePrefix(previousPrefix, rendered.prefix),
+        offloaded: assembled().offloaded,
       };
       // Not enumerable: the same entries as entries and synthesized, so serialized reports do not hold them twice.
       return Object.defineProperty(built, "allEntries", { get: allEntries, enumerable: false }) as typeof built & Pick<BuildReport, "allEntries">;

@@ -5,6 +5,7 @@ import type { Item } from "../model/item.js";
 import type { RuleLevel } from "../spec/rule.js";
 import type { TurnGroups } from "../model/turn-groups.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
+import type { TextCut } from "../text/text-cut.js";
 import type { ToolDefinition } from "../spec/tool-definition.js";
 import type { BuildOptions } from "./build-options.js";
 import type { ReportAttachments } from "./build-report.js";
@@ -50,6 +51,16 @@ export interface DecisionRecorder {
   summarize(item: Item | string, summaryId: string, reason: string): void;
   /** The item is still sent, its content replaced by a shorter placeholder under the same id. */
   clear(item: Item | string, reason: string): void;
+  /**
+   * The item is still sent with part of its content cut (cutMiddle's `cut`); `original` is the whole
+   * text that was cut, offloaded under cut.handle (see offload). Call once per text cut.
+   */
+  truncate(item: Item | string, reason: string, cut: TextCut, original: string): void;
+  /**
+   * Keeps a text the request leaves out (a cleared result's original) in report.offloaded, under
+   * contentHandle(text), and returns that handle for a placeholder to name. Records no decision.
+   */
+  offload(item: Item | string, text: string): string;
   /**
    * Sets a plugin's own field of the report (see ReportAttachments). The last value attached in a
    * build wins; a build that runs its stages again starts without the earlier attempt's values.

@@ -1,7 +1,7 @@
 // "Nothing lost silently", for every piece of item content and any renderer: each piece (CONTENT_PIECES)
 // is rendered in a conversation of its own and in one conversation with all the others, and must show
 // in the request (its marker anywhere in the request's JSON; a flag by changing the request), unless
-// the report says its item was dropped, cleared, repaired or summarized, with a reason. What a renderer
+// the report says its item was dropped, cleared, truncated, repaired or summarized, with a reason. What a renderer
 // leaves out on purpose without a report entry is listed in `knownOmissions`, each with why.
 import type { ItemInput } from "../model/item.js";
 import type { Decision } from "../pipeline/build-report.js";
@@ -20,7 +20,7 @@ export interface RendererContentCheck<R extends RendererName> extends RendererUn
 }
 
 /** Decisions that tell the reader an item's content was not sent as it was. */
-const REPORTED: ReadonlySet<Decision> = new Set(["dropped", "cleared", "repaired", "summarized"]);
+const REPORTED: ReadonlySet<Decision> = new Set(["dropped", "cleared", "truncated", "repaired", "summarized"]);
 
 /** The reason the report gives for not sending the item as it was, if it gives one. */
 function reportedReason(result: BuildResult<unknown>, itemId: string): string | undefined {

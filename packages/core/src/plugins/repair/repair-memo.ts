@@ -13,6 +13,8 @@ import type { Item, ItemOf } from "../../model/item.js";
 import type { Items } from "../../pipeline/pipeline-hooks.js";
 import { startsWith } from "../../pipeline/input-preparer.js";
 import type { DecisionRecorder, StageContext } from "../../pipeline/stage-context.js";
+import { contentHandle } from "../../text/content-handle.js";
+import type { TextCut } from "../../text/text-cut.js";
 import type { PairScope } from "./pair-results.js";
 import { summaryCoverage } from "./summary-coverage.js";
 
@@ -22,7 +24,9 @@ type Method = "drop" | "repair" | "synthesize" | "clear";
 /** A decision a pass made, kept to be recorded again in the builds that reuse its part. */
 type Recorded =
   | { readonly method: Method; readonly id: string; readonly reason: string; readonly plugin: string | undefined }
-  | { readonly method: "merge" | "summarize"; readonly id: string; readonly reason: string; readonly relatedId: string; readonly plugin: string | undefined };
+  | { readonly method: "merge" | "summarize"; readonly id: string; readonly reason: string; readonly relatedId: string; readonly plugin: string | undefined }
+  | { readonly method: "truncate"; readonly id: string; readonly reason: string; readonly cut: TextCut; readonly original: string; readonly plugin: string | undefined }
+  | { readonly method: "offload"; readonly id: string; readonly text: string; readonly plugin: string | undefined };
 
 export interface PartScope {
   /** Call ids of the parts before this one, which its rewritten ids must not take. */
@@ -82,7 +86,22 @@ function bufferingContext(context: StageContext, events: Recorded[]): StageConte
     const related = (method: "merge" | "summarize") => (item: Item | string, relatedId: string, reason: string) => {
       events.push({ method, id: typeof item === "string" ? item : item.id, reason, relatedId, plugin });
     };
-    return { drop: simple("drop"), repair: simple("repair"), synthesize: simple("synthesize"), clear: simple("clear"), merge: related("merge"), summarize: related("summarize") };
+    const idOf = (item: Item | string) => (typeof item === "string" ? item : item.id);
+    return {
+      drop: simple("drop"),
+      repair: simple("repair"),
+      synthesize: simple("synthesize"),
+      clear: simple("clear"),
+      merge: related("merge"),
+      summarize: related("summarize"),
+      truncate: (item, reason, cut, original) => {
+        events.push({ method: "truncate", id: idOf(item), reason, cut, original, plugin });
+      },
+      offload: (item, text) => {
+        events.push({ method: "offload", id: idOf(item), text, plugin });
+        return contentHandle(text);
+      },
+    };
   };
   const report: DecisionRecorder = { ...recorder(undefined), as: (plugin) => recorder(plugin), attach: (key, value) => context.report.attach(key, value) };
   return Object.create(context, { report: { value: report } }) as StageContext;
@@ -92,6 +111,8 @@ function replay(context: StageContext, events: ReadonlyArray<Recorded>): void {
   for (const event of events) {
     const report = event.plugin === undefined ? context.report : context.report.as(event.plugin);
     if (event.method === "merge" || event.method === "summarize") report[event.method](event.id, event.relatedId, event.reason);
+    else if (event.method === "truncate") report.truncate(event.id, event.reason, event.cut, event.original);
+    else if (event.method === "offload") report.offload(event.id, event.text);
     else report[event.method](event.id, event.reason);
   }
 }
