@@ -93,6 +93,7 @@ function readStoredMessage(record: Record<string, unknown>, reader: RecordReader
     agentId: field("agentId").string("agentId"),
     priority: field("priority").number("priority"),
     includeInContext: field("includeInContext").boolean("includeInContext"),
+    pinned: field("pinned").boolean("pinned"),
   };
   if (message === undefined) return [];
   // Called last: metadata.extra is what is still unread at that point.

@@ -11,6 +11,8 @@ export const itemMetadataSchema = z.object({
   priority: z.number().refine(Number.isFinite, "must be a finite number").optional(),
   /** `false` keeps the item in the log but out of every context built from it. */
   includeInContext: z.boolean().optional(),
+  /** `true`: no compression strategy and no budget fit drops, clears, cuts or summarizes the item (see isPinned). */
+  pinned: z.boolean().optional(),
   /** Source fields that have no place in the model, kept verbatim. */
   extra: z.record(z.string(), z.unknown()).optional(),
 });

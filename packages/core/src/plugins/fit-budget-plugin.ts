@@ -1,7 +1,9 @@
 // Default last word of the compress stage: when the history does not fit the budget, drop the oldest
 // whole turn groups (a call never loses its result) until it does. The newest turn, the current loop,
 // is never dropped; when it cannot fit on its own the build fails with a BudgetExceededError that
-// says so. Compression strategies from @ctxpipe/compression run before it and usually leave it nothing
+// says so. A group that holds a pinned item (metadata.pinned) is never dropped: older and newer
+// groups around it go instead, and when the pinned items are what does not fit, the error names them.
+// Compression strategies from @ctxpipe/compression run before it and usually leave it nothing
 // to do.
 //
 // Drops come in steps: the cut point only moves when the history has grown by `stepRatio` of the
@@ -9,6 +11,7 @@
 // (a provider's prompt cache keeps hitting) and earlier turns' work is reused.
 import { z } from "zod";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
+import { isPinned, pinnedList } from "../model/is-pinned.js";
 import type { Item } from "../model/item.js";
 import { computeTurnGroups, type TurnGroup } from "../model/turn-groups.js";
 import { maybeInternalsOf } from "../pipeline/build-context.js";
@@ -80,20 +83,29 @@ export class FitBudgetPlugin implements PipelinePlugin {
     let cut = 0;
     let droppedItems = 0;
     let lastDroppedPosition = -1;
+    const droppedGroups: number[] = [];
+    const pinnedGroups: number[] = [];
     while (cut < current.index && dropped < goal) {
+      if (groups[cut]!.itemIds.some((id) => isPinned(items[costs.positionOf(id)!]!))) {
+        pinnedGroups.push(cut++);
+        continue;
+      }
       dropped += costs.cost[cut]!;
       droppedItems += costs.count[cut]!;
       lastDroppedPosition = Math.max(lastDroppedPosition, costs.lastPosition[cut]!);
-      cut++;
+      droppedGroups.push(cut++);
     }
     // The step rounding may ask for more than there is; what matters is that the rest fits. The
     // estimate may be high (repairs shorten names), so only a rendered request that was really over
     // (a second attempt) proves that the newest turn cannot fit.
     if (total - dropped > budget.available && cut === current.index && budget.shortfall > 0) {
       const newest = current.openedBy ?? current.itemIds[0];
-      throw new BudgetExceededError(total - dropped, budget.available, context.tokenizer.exact, {
-        detail: `The newest turn (from item "${newest}") and the system prompt need about ${total - dropped} tokens on their own; nothing older is left to drop.`,
-      });
+      const pinned = pinnedGroups.flatMap((index) => groups[index]!.itemIds.map((id) => items[costs.positionOf(id)!]!).filter(isPinned));
+      const detail =
+        pinned.length === 0
+          ? `The newest turn (from item "${newest}") and the system prompt need about ${total - dropped} tokens on their own; nothing older is left to drop.`
+          : `The newest turn (from item "${newest}"), the system prompt and the pinned items ${pinnedList(pinned, context)} need about ${total - dropped} tokens on their own; nothing older that is not pinned is left to drop.`;
+      throw new BudgetExceededError(total - dropped, budget.available, context.tokenizer.exact, { detail });
     }
 
     lastEstimates.set(context.inputItems, total - dropped);
@@ -102,7 +114,7 @@ export class FitBudgetPlugin implements PipelinePlugin {
     const droppedIds: string[] = [];
     // The dropped groups usually hold exactly the first items of the list: one slice, no lookups.
     const leading = lastDroppedPosition === droppedItems - 1;
-    const isDropped = leading ? (position: number) => position < droppedItems : droppedPositions(groups, cut, costs, items.length);
+    const isDropped = leading ? (position: number) => position < droppedItems : droppedPositions(groups, droppedGroups, costs, items.length);
     const end = leading ? droppedItems : items.length;
     for (let position = 0; position < end; position++) {
       const item = items[position]!;
@@ -113,13 +125,20 @@ export class FitBudgetPlugin implements PipelinePlugin {
     const internals = maybeInternalsOf(context);
     if (internals !== undefined) internals.recordAll(droppedIds, "dropped", reason);
     else for (const id of droppedIds) context.report.drop(id, reason);
+    // A pinned group passed over while a later one went: its pinned items say why they stayed.
+    const lastDropped = droppedGroups.at(-1) ?? -1;
+    const skipped = pinnedGroups.filter((index) => index < lastDropped);
+    if (internals !== undefined && skipped.length > 0) {
+      const why = `pinned (metadata.pinned): kept while the turns around it were dropped to fit ${budget.available} tokens`;
+      for (const index of skipped) for (const id of groups[index]!.itemIds) if (isPinned(items[costs.positionOf(id)!]!)) internals.record(id, "kept", why);
+    }
     return kept;
   }
 }
 
-/** Which positions the first `cut` groups hold, when they are not simply the first items. */
-function droppedPositions(groups: ReadonlyArray<TurnGroup>, cut: number, costs: GroupCostsView, length: number): (position: number) => boolean {
+/** Which positions the dropped groups hold, when they are not simply the first items. */
+function droppedPositions(groups: ReadonlyArray<TurnGroup>, droppedGroups: ReadonlyArray<number>, costs: GroupCostsView, length: number): (position: number) => boolean {
   const dropped = new Array<boolean>(length).fill(false);
-  for (let index = 0; index < cut; index++) for (const id of groups[index]!.itemIds) dropped[costs.positionOf(id)!] = true;
+  for (const index of droppedGroups) for (const id of groups[index]!.itemIds) dropped[costs.positionOf(id)!] = true;
   return (position) => dropped[position]!;
 }
