@@ -8,6 +8,8 @@ import { buildConversation, type CliBuild } from "../build/build-conversation.js
 import { buildOutputOf } from "../build/build-output.js";
 import { createCliPipeline } from "../build/create-cli-pipeline.js";
 import { loadBuildInput } from "../build/load-build-input.js";
+import { takeOffloadDir } from "../build/offload-dir-option.js";
+import { writeOffloadedTexts } from "../build/write-offloaded-texts.js";
 import { SourceReadError } from "../input/read-source.js";
 import { renderInspectionHtml } from "../inspect/html/render-inspection-html.js";
 import { inspectionOf } from "../inspect/inspection-of.js";
@@ -31,7 +33,8 @@ const STEP_FRACTIONS: Readonly<Record<string, number>> = {
 export async function runCli(argv: ReadonlyArray<string>, io: CliIo = processIo()): Promise<number> {
   let progress: Progress = SILENT_PROGRESS;
   try {
-    const command = parseCliArgs(argv);
+    const { argv: rest, offloadDir } = takeOffloadDir(argv);
+    const command = parseCliArgs(rest);
     switch (command.name) {
       case "help":
         io.stdout.write(command.topic === "build" ? BUILD_USAGE : command.topic === "inspect" ? INSPECT_USAGE : MAIN_USAGE);
@@ -49,6 +52,10 @@ export async function runCli(argv: ReadonlyArray<string>, io: CliIo = processIo(
         const build = await runBuild(options, io, progress, command.name === "inspect" || options.report);
         progress.done();
         for (const warning of build.input.warnings) io.stderr.write(`ctxpipe: warning: ${warning}\n`);
+        if (offloadDir !== undefined) {
+          const { written, kept } = await writeOffloadedTexts(offloadDir, build.result.report.offloaded);
+          io.stderr.write(`ctxpipe: wrote ${written} offloaded ${written === 1 ? "text" : "texts"} to ${offloadDir}${kept === 0 ? "" : ` (${kept} already there)`}\n`);
+        }
         if (command.name === "build") {
           io.stdout.write(`${JSON.stringify(buildOutputOf(build, options.report), null, options.pretty ? 2 : undefined)}\n`);
         } else {

@@ -69,17 +69,6 @@ function withExtras(items: ItemInput[], extras: ReadonlyArray<ItemInput>, afterI
   return [...items.slice(0, position), ...extras, ...items.slice(position)];
 }
 
-/** What the build left out whole (report.offloaded), the same text under the same handle every build. */
-interface OffloadedText {
-  readonly handle: string;
-  readonly itemId: string;
-  readonly text: string;
-}
-
-function offloadedOf(result: BuildResult<unknown>): ReadonlyArray<OffloadedText> {
-  return (result.report as { readonly offloaded?: ReadonlyArray<OffloadedText> }).offloaded ?? [];
-}
-
 /**
  * retrieve_context is the loop's own way to read the conversation's own text back, with no effect
  * outside it: only an explicit deny (its name, or its category) keeps it out, not an allow list that
@@ -159,13 +148,13 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     const offerable = canOfferRetrieveContext(setup, retrieveContext);
     let turnTools = offerable && (await log.hasOffloaded()) ? [...setup.tools, retrieveContext] : setup.tools;
     let result = await params.pipeline.build(items, { ...options, tools: toolDefinitions(turnTools) });
-    if (offerable && turnTools === setup.tools && offloadedOf(result).length > 0) {
+    if (offerable && turnTools === setup.tools && result.report.offloaded.length > 0) {
       turnTools = [...setup.tools, retrieveContext];
       result = await params.pipeline.build(items, { ...options, tools: toolDefinitions(turnTools) });
     }
     lastBuild = result;
     // Kept before the model sees a marker naming them, so a crash after the call cannot lose them.
-    const fresh = offloadedOf(result).filter((entry) => !storedHandles.has(entry.handle));
+    const fresh = result.report.offloaded.filter((entry) => !storedHandles.has(entry.handle));
     if (fresh.length > 0) {
       const createdAt = params.messages.now().toISOString();
       const records: OffloadedRecord[] = fresh.map(({ handle, itemId, text }) => ({ handle, itemId, text, createdAt }));
