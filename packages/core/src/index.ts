@@ -20,6 +20,7 @@ export { DEFAULT_STORED_MODE, importStoredMessages, storedMessageMode } from "./
 // Item model
 export { type Attachment, attachmentSchema } from "./model/attachment.js";
 export { isBlank } from "./model/is-blank.js";
+export { isPinned } from "./model/is-pinned.js";
 export {
   ITEM_TYPES,
   type Item,
@@ -54,6 +55,7 @@ export type { BuildMetadata, BuildResult } from "./pipeline/build-result.js";
 export type { DefaultPluginName, DefaultPluginSettings } from "./pipeline/default-plugins.js";
 export { currentTurnOf, estimateFixedTokens, estimateItemTokens, positionsOf } from "./pipeline/estimate-tokens.js";
 export { createPipeline, Pipeline, type PipelineOptions } from "./pipeline/pipeline.js";
+export { type PolicyView, policyViewOf } from "./pipeline/policy-view.js";
 export type {
   Items,
   ItemsHook,
@@ -90,6 +92,7 @@ export { EstimatingTokenizerPlugin } from "./plugins/estimating-tokenizer-plugin
 export { FailedCallsPlugin, type FailedCallsPluginOptions } from "./plugins/failed-calls-plugin.js";
 export { FilterPlugin, type FilterPluginOptions } from "./plugins/filter-plugin.js";
 export { FitBudgetPlugin, type FitBudgetPluginOptions } from "./plugins/fit-budget-plugin.js";
+export { HardLimitsPlugin, type HardLimitsPluginOptions } from "./plugins/hard-limits-plugin.js";
 export { InsertSystemPlugin, type InsertSystemPluginOptions, type StoredSystemMessages } from "./plugins/insert-system-plugin.js";
 export { parsePluginOptions } from "./plugins/parse-plugin-options.js";
 export { RepairOrphansPlugin, type RepairOrphansPluginOptions } from "./plugins/repair-orphans-plugin.js";

@@ -9,6 +9,7 @@ import { PipelineFrozenError } from "../errors/pipeline-frozen-error.js";
 import { PluginError } from "../errors/plugin-error.js";
 import { PluginOptionsError } from "../errors/plugin-options-error.js";
 import { RendererNotFoundError } from "../errors/renderer-not-found-error.js";
+import { isPinned, pinnedList } from "../model/is-pinned.js";
 import type { Item, ItemInput } from "../model/item.js";
 import type { TurnGroups } from "../model/turn-groups.js";
 import type { RendererName, RendererOutputMap } from "../spec/renderer-output-map.js";
@@ -30,6 +31,7 @@ import { comparePrefix } from "./compare-prefix.js";
 import { currentTurnOf } from "./estimate-tokens.js";
 import type { Budget, RenderResult, RequestPrefix, StageContext, ValidateContext } from "./stage-context.js";
 import { createTapOnlyHooks, type HookGuard } from "./tap-only-hooks.js";
+import { type PolicyView, policyViewFrom, registerPolicyView } from "./policy-view.js";
 import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
 
 export interface PipelineOptions {
@@ -38,7 +40,7 @@ export interface PipelineOptions {
   /**
    * The default plugins to register: true (all, the default), false (none), or per plugin by its key,
    * e.g. `{ filter: false }`. The keys (DefaultPluginName) are fitBudget, filter, failedCalls,
-   * repairOrphans, insertSystem, validate, openaiRenderer and tokenizer, not the plugins' class names;
+   * hardLimits, repairOrphans, insertSystem, validate, openaiRenderer and tokenizer, not the plugins' class names;
    * any other key is a PluginOptionsError that lists them.
    */
   readonly defaults?: boolean | DefaultPluginSettings;
@@ -127,6 +129,8 @@ export class Pipeline implements PluginHost {
   readonly #input = new InputPreparer();
   /** Each renderer's last request, cut into cacheable parts, for report.cache. */
   readonly #previousPrefix = new Map<string, RequestPrefix>();
+  /** The list the running compress tap received, by build context: its policy view is made from it. */
+  readonly #compressInput = new WeakMap<object, Items>();
 
   constructor(options: PipelineOptions = {}) {
     const checked = pipelineOptionsSchema.safeParse(options);
@@ -134,6 +138,18 @@ export class Pipeline implements PluginHost {
     checkDefaultKeys(options.defaults);
     this.#options = options;
     this.#raw = createPipelineHooks();
+    this.#raw.compress.intercept({
+      register: (tap) => {
+        const fn = tap.fn as (items: Items, context: StageContext) => Promise<Items>;
+        return {
+          ...tap,
+          fn: (items: Items, context: StageContext) => {
+            this.#compressInput.set(context, items);
+            return fn(items, context);
+          },
+        };
+      },
+    });
     this.#guard = { frozen: false, renderers: new Set() };
     this.hooks = createTapOnlyHooks(this.#raw, this.#guard);
     const userPlugins = options.plugins ?? [];
@@ -194,6 +210,18 @@ export class Pipeline implements PluginHost {
     const renderer = options.renderer ?? "openai";
     const tokenizer = this.#resolveTokenizer(options);
 
+    // What the later item stages make of the list a compress tap received, for taps that hand items to
+    // a model: made on first request, once per build and list (every attempt starts from the same input).
+    const views = new WeakMap<Items, Promise<PolicyView>>();
+    const policyView = (base: Items): Promise<PolicyView> => {
+      let view = views.get(base);
+      if (view === undefined) {
+        view = this.#policyView({ options, renderer, tokenizer, budget, tools, inputItems: ordered, turns }, base);
+        views.set(base, view);
+      }
+      return view;
+    };
+
     // Over budget, the stages run again from compress, told by how much the last request was over.
     let attempt: Attempt;
     let attempts = 0;
@@ -201,11 +229,11 @@ export class Pipeline implements PluginHost {
     for (let shortfall = 0; ; ) {
       attempts++;
       const attemptBudget = budget === undefined ? undefined : { ...budget, shortfall, ...(previousTokenCount === undefined ? {} : { previousTokenCount }) };
-      attempt = await this.#attempt({ options, renderer, tokenizer, budget: attemptBudget, tools, inputItems: ordered, turns });
+      attempt = await this.#attempt({ options, renderer, tokenizer, budget: attemptBudget, tools, inputItems: ordered, turns }, policyView);
       const over = budget === undefined ? 0 : attempt.rendered.tokenCount - budget.available;
       if (over <= 0) break;
-      if (attempts >= MAX_BUDGET_ATTEMPTS || !this.#raw.compress.isUsed()) {
-        const detail = newestTurnOnly(attempt.current, turns);
+      if (attempts >= MAX_BUDGET_ATTEMPTS || this.#raw.compress.taps.length === 0) {
+        const detail = newestTurnOnly(attempt.current, turns, attempt.context.countTokens);
         throw new BudgetExceededError(attempt.rendered.tokenCount, budget!.available, tokenizer.exact, detail === undefined ? {} : { detail });
       }
       // Compress plugins work from estimates, which may miss by more than one attempt's overshoot (a
@@ -296,9 +324,10 @@ export class Pipeline implements PluginHost {
   }
 
   /** One run of the stages, validation and render. */
-  async #attempt(init: BuildContextInit): Promise<Attempt> {
+  async #attempt(init: BuildContextInit, policyView: (base: Items) => Promise<PolicyView>): Promise<Attempt> {
     const { options, renderer } = init;
     const context = createBuildContext(init);
+    registerPolicyView(context, () => policyView(this.#compressInput.get(context) ?? init.inputItems));
     const internals = internalsOf(context);
     internals.enterTap("build options");
     for (const part of systemPartsOf(options.system)) context.system.add(part);
@@ -345,6 +374,23 @@ export class Pipeline implements PluginHost {
       return checkRequest();
     });
     return { rendered, current, context, internals, renderPlugin, violations, repaired };
+  }
+
+  /**
+   * The policy view: filter, repair-orphans and insert-system over `base`, on a context of their own,
+   * so that nothing they decide reaches the build's report or warnings.
+   */
+  async #policyView(init: BuildContextInit, base: Items): Promise<PolicyView> {
+    const context = createBuildContext(init);
+    const internals = internalsOf(context);
+    internals.enterTap("build options");
+    for (const part of systemPartsOf(init.options.system)) context.system.add(part);
+    let items: Items = base;
+    for (const stage of POLICY_STAGES) {
+      internals.stage = STAGE_LABELS[stage];
+      items = await this.#raw[stage].promise(items, context as StageContext);
+    }
+    return policyViewFrom(items);
   }
 
   async #render(hook: RenderBailHook, renderer: string, items: Items, context: ValidateContext): Promise<RenderResult<unknown>> {
@@ -472,23 +518,38 @@ function systemPartsReport(context: ValidateContext): SystemPartReport[] {
     .map((part) => ({ ...part, tokens: context.tokenizer.count(part.text) }));
 }
 
+/** The stages after compress that leave items out or rewrite them: what the policy view runs. */
+const POLICY_STAGES = ["filter", "repairOrphans", "insertSystem"] as const;
+
 /** Runs of the stages a build may take to fit its budget before it gives up. */
 const MAX_BUDGET_ATTEMPTS = 6;
 
 /**
- * When a request that was over budget held nothing older than the newest turn the user opened, that
- * turn cannot fit: say so. Undefined when older items were still in it.
+ * When a request that was over budget held nothing older than the newest turn the user opened (but
+ * turns with pinned items, which stay), that turn cannot fit: say so, naming the pinned items and
+ * their tokens. Undefined when older items were still in it.
  */
-function newestTurnOnly(sent: Items, turns: TurnGroups): string | undefined {
+function newestTurnOnly(sent: Items, turns: TurnGroups, countTokens: (item: Item) => number): string | undefined {
   const sentById = new Map<string, Item>();
   for (const item of sent) sentById.set(item.id, item);
   const current = currentTurnOf(turns, (id) => sentById.get(id));
   if (current === undefined) return undefined;
+  const pinnedGroups = new Set<number>();
   for (const item of sent) {
     const group = turns.groupOf(item.id);
-    if (group !== undefined && group.index < current.index) return undefined;
+    if (group !== undefined && group.index < current.index && isPinned(item)) pinnedGroups.add(group.index);
+  }
+  const pinned: Item[] = [];
+  for (const item of sent) {
+    const group = turns.groupOf(item.id);
+    if (group === undefined || group.index >= current.index) continue;
+    if (!pinnedGroups.has(group.index)) return undefined;
+    if (isPinned(item)) pinned.push(item);
   }
   const newest = current.openedBy ?? current.itemIds[0];
+  if (pinned.length > 0) {
+    return `Nothing older than the newest turn (from item "${newest}") but the turns of pinned items was left in the request; that turn, the system prompt and the pinned items ${pinnedList(pinned, { countTokens })} do not fit on their own.`;
+  }
   return `Nothing older than the newest turn (from item "${newest}") was left in the request; that turn and the system prompt do not fit on their own.`;
 }
 
