@@ -8,7 +8,7 @@ import type { ToolPolicyConfig } from "@ctxpipe/system-prompt";
 import type { ModelAdapter, ModelReply, ModelUsage } from "../model/model-adapter.js";
 import { ModelError } from "../model/model-error.js";
 import type { LoopTool } from "../tools/loop-tool.js";
-import { offloadedTextTool, RETRIEVE_CONTEXT_TOOL } from "../tools/retrieve-context-tool.js";
+import { DEFAULT_RETRIEVE_MAX_CHARS, offloadedTextTool, RETRIEVE_CONTEXT_TOOL } from "../tools/retrieve-context-tool.js";
 import { runToolCall } from "../tools/run-tool-call.js";
 import { isToolAllowed } from "../tools/tools-allowed-by.js";
 import type { ConversationLog } from "./conversation-log.js";
@@ -83,6 +83,17 @@ function canOfferRetrieveContext(setup: TurnSetup, tool: LoopTool): boolean {
   return isToolAllowed(tool, denied);
 }
 
+/**
+ * How much one retrieve_context call returns: what the next build keeps of a tool result whole. The
+ * default truncation caps a result at a quarter of the budget (at most 8,000 tokens); at two characters
+ * a token (dense logs and code count more tokens per character than prose) the part fits under it.
+ */
+function retrieveMaxChars(build: BuildResult<unknown> | undefined): number {
+  const available = build?.report.budget?.available;
+  if (available === undefined) return DEFAULT_RETRIEVE_MAX_CHARS;
+  return Math.max(1000, Math.min(DEFAULT_RETRIEVE_MAX_CHARS, 2 * Math.min(8000, Math.floor(available / 4))));
+}
+
 function toolDefinitions(tools: ReadonlyArray<LoopTool>) {
   return tools.map(({ name, description, parameters }) => ({ name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) }));
 }
@@ -102,7 +113,10 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
   const retryTiming = params.retryTiming ?? defaultRetryTiming;
   const events = params.events ?? loopEventEmitter(params);
   let lastBuild: BuildResult<unknown> | undefined;
-  const retrieveContext = offloadedTextTool((handle) => log.loadOffloaded(handle));
+  const retrieveContext = offloadedTextTool(
+    (handle) => log.loadOffloaded(handle),
+    () => retrieveMaxChars(lastBuild),
+  );
   /** Handles this call has stored: the store would keep them once anyway, but need not be asked again. */
   const storedHandles = new Set<string>();
 

@@ -100,12 +100,20 @@ describe("the retrieve_context tool", () => {
         additionalProperties: false,
       },
     });
-    expect(tool.description).toContain("20,000 characters");
+    expect(tool.description).toContain("the reply says which range it holds and how to ask for the next part");
   });
 
   test("without a range it returns the first 20,000 characters", async () => {
     const reply = (await tool.run({ handle: HANDLE }, context)) as string;
     expect(reply.slice(reply.indexOf("\n") + 1)).toBe(record.text.slice(0, DEFAULT_RETRIEVE_MAX_CHARS));
+  });
+
+  test("maxChars given as a function is asked at each call", async () => {
+    let limit = 3;
+    const sized = offloadedTextTool(async () => record, () => limit);
+    expect(((await sized.run({ handle: HANDLE }, context)) as string).split("\n")[1]).toBe("012");
+    limit = 5;
+    expect(((await sized.run({ handle: HANDLE }, context)) as string).split("\n")[1]).toBe("01234");
   });
 
   test("a range returns exactly that part of the original", async () => {

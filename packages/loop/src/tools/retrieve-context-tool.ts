@@ -35,20 +35,24 @@ function maxCharsOption(owner: string, value: number | undefined): number {
   return value;
 }
 
-/** retrieve_context reading through `load` (a store, or the loop's memory for a call without one). */
-export function offloadedTextTool(load: (handle: string) => Promise<OffloadedRecord | undefined>, maxChars = DEFAULT_RETRIEVE_MAX_CHARS): LoopTool {
+/**
+ * retrieve_context reading through `load` (a store, or the loop's memory for a call without one).
+ * `maxChars` may be a function, asked at each call (the loops size it to the build's budget); the
+ * definition does not name it, so the request's tools stay the same whatever it is.
+ */
+export function offloadedTextTool(load: (handle: string) => Promise<OffloadedRecord | undefined>, maxChars: number | (() => number) = DEFAULT_RETRIEVE_MAX_CHARS): LoopTool {
   return {
     name: RETRIEVE_CONTEXT_TOOL,
     category: RETRIEVE_CONTEXT_CATEGORY,
     description:
       "Reads back text that was cut or cleared from this conversation to fit the context window. A marker or placeholder in the conversation names its handle (ctx_…) and the range that was cut: pass them as given. " +
-      `Offsets count UTF-16 characters from 0; \`to\` is exclusive. One call returns at most ${groupDigits(maxChars)} characters; the reply says how to ask for the next part.`,
+      "Offsets count UTF-16 characters from 0; `to` is exclusive. One call returns a part of limited length; the reply says which range it holds and how to ask for the next part.",
     parameters: {
       type: "object",
       properties: {
         handle: { type: "string", description: "The handle a marker or placeholder names, e.g. ctx_0123456789abcdef." },
         from: { type: "integer", minimum: 0, description: "Offset of the first character to read. Default 0." },
-        to: { type: "integer", minimum: 0, description: `Offset just after the last character to read. Default: ${groupDigits(maxChars)} characters after \`from\`, or the end.` },
+        to: { type: "integer", minimum: 0, description: "Offset just after the last character to read. Default: as far as one call returns, or the end." },
       },
       required: ["handle"],
       additionalProperties: false,
@@ -61,7 +65,7 @@ export function offloadedTextTool(load: (handle: string) => Promise<OffloadedRec
       }
       const record = await load(handle);
       if (record === undefined) throw new Error(`no text is kept under the handle ${JSON.stringify(handle)} in this conversation; use a handle exactly as a marker or placeholder names it`);
-      return readRange(record.text, handle, from as number | undefined, to as number | undefined, maxChars);
+      return readRange(record.text, handle, from as number | undefined, to as number | undefined, typeof maxChars === "function" ? maxChars() : maxChars);
     },
   };
 }
