@@ -1,11 +1,13 @@
 // Which items no strategy may touch: the current loop (the newest turn the user opened, or everything
-// from loopStartId) and the newest minRecentMessages messages.
-import { currentTurnOf, type Item, type Items, type TurnGroups } from "@ctxpipe/core";
+// from loopStartId), the newest minRecentMessages messages, and pinned items (metadata.pinned), which
+// are never dropped, cleared, cut or summarized. A turn group that holds a pinned item is protected
+// whole, so a strategy that drops whole groups never parts a pinned result from its call.
+import { currentTurnOf, type Item, type Items, isPinned, type TurnGroups } from "@ctxpipe/core";
 
 export interface Protection {
   /** Position of the first protected item; everything from here on is protected. */
   readonly from: number;
-  /** Protected ids before `from`: the current loop's results that came in out of order. */
+  /** Protected ids before `from`: the current loop's results that came in out of order, and pinned items. */
   readonly extra: ReadonlySet<string>;
 }
 
@@ -18,6 +20,7 @@ export function protectionOf(items: Items, turns: TurnGroups, positions: Readonl
     from = position;
   }
   const extra = new Set<string>();
+  for (const item of items) if (isPinned(item)) extra.add(item.id);
   const loopStart = loopStartId === undefined ? undefined : positions.get(loopStartId);
   if (loopStart !== undefined) from = Math.min(from, loopStart);
   else {

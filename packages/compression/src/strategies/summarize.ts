@@ -5,7 +5,12 @@
 // A summarizer that throws, times out or answers with empty text changes nothing: the build goes on
 // without a summary (later strategies and the budget fit still apply) or, with onFailure "throw",
 // fails with a SummarizerError.
-import { type Item, type ItemOf, type Items, positionsOf } from "@ctxpipe/core";
+//
+// The summarizer is a model call, so it gets only what the build would send: each message as the
+// later stages leave it (policyViewOf: a redaction plugin's rewrite applied), and nothing they leave
+// out (includeInContext: false, a user's filter). Those stay in the list, uncovered, for their stage
+// to drop with its own reason. Pinned turns are passed over: they stay as they are, after the summary.
+import { type Item, type ItemOf, type Items, isPinned, policyViewOf, positionsOf } from "@ctxpipe/core";
 import { z } from "zod";
 import { sessionOf } from "../compression-session.js";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
@@ -53,20 +58,32 @@ export function summarize(settings: Omit<SummarizeSettings, "type">, fallback?: 
       const session = sessionOf(build);
       const inputPositions = positionsOf(build.inputItems);
       const inLog = (item: Item) => build.inputItems[inputPositions.get(item.id) ?? -1] !== undefined;
+      const view = await policyViewOf(build);
+      // A message of the log the later stages leave out; a summary this chain applied is its own.
+      const leftOut = (item: Item) => inLog(item) && view.sentFormOf(item.id) === undefined;
 
       // The oldest unprotected turns, enough to save what is asked once the summary itself is paid for.
+      // A pinned turn is passed over; the first protected turn of any other kind ends the range.
       const chosen: Item[] = [];
       const previous: ItemOf<"summary">[] = [];
+      // What the range holds that the summary does not cover: pinned turns, messages left out.
+      const passedOver: Item[] = [];
       let cost = 0;
       const summaryCost = options.maxSummaryTokens + 16;
       for (const group of context.turns.groups) {
-        if (context.isProtectedGroup(group.index) || (chosen.length > 0 && cost - summaryCost >= context.remaining)) break;
-        for (const id of group.itemIds) {
-          const item = context.itemById(id)!;
+        if (chosen.length > 0 && cost - summaryCost >= context.remaining) break;
+        const members = group.itemIds.map((id) => context.itemById(id)!);
+        if (context.isProtectedGroup(group.index)) {
+          if (!members.every((item) => isPinned(item) || !context.isProtected(item))) break;
+          passedOver.push(...members.filter((item) => item.type !== "system"));
+          continue;
+        }
+        for (const item of members) {
           if (item.type === "system") continue;
-          if (item.type === "summary") previous.push(item);
+          if (leftOut(item)) passedOver.push(item);
+          else if (item.type === "summary") previous.push(item);
           else chosen.push(item);
-          cost += context.estimate(item);
+          if (!leftOut(item)) cost += context.estimate(item);
         }
       }
       if (chosen.length === 0) return undefined;
@@ -81,15 +98,23 @@ export function summarize(settings: Omit<SummarizeSettings, "type">, fallback?: 
       for (const item of chosen) if (inputPositions.has(item.id)) covered.add(item.id);
       const coveredIds = [...covered].sort((left, right) => inputPositions.get(left)! - inputPositions.get(right)!);
       if (coveredIds.length === 0) return undefined;
+      // The summary goes where the range starts: before a pinned turn or a left-out message that comes
+      // first, which a record starting later would otherwise take as covered (all before a start is).
+      const firstCovered = inputPositions.get(coveredIds[0]!)!;
+      const before = passedOver.filter((item) => inLog(item) && inputPositions.get(item.id)! < firstCovered);
+      const startId = before.length === 0 ? coveredIds[0]! : before.reduce((first, item) => (inputPositions.get(item.id)! < inputPositions.get(first.id)! ? item : first)).id;
       const originals = coveredIds.map((id) => build.inputItems[inputPositions.get(id)!]!);
       const fingerprint = fingerprintOf(originals);
-      const previousSummary = previous.length === 0 ? undefined : previous.map((summary) => summary.text).join("\n\n");
+      // A stored summary message is read as the build would send it, too.
+      const previousSummary = previous.length === 0 ? undefined : previous.map((summary) => sentText(inLog(summary) ? view.sentFormOf(summary.id) : summary)).join("\n\n");
       const key = `${fingerprint}|${previousSummary ?? ""}`;
 
       let record = remembered.get(key);
       if (record === undefined) {
         const earlier = failures.get(build.inputItems)?.get(key);
-        const fresh = chosen.filter((item) => inLog(item)).map((item) => build.inputItems[inputPositions.get(item.id)!]!);
+        // As the build would send them: whole (not an earlier strategy's placeholder), with what a
+        // redaction plugin rewrote rewritten.
+        const fresh = chosen.filter((item) => inLog(item)).map((item) => view.sentFormOf(item.id)!);
         const transcript = transcriptOf(fresh);
         const call =
           earlier ??
@@ -113,7 +138,7 @@ export function summarize(settings: Omit<SummarizeSettings, "type">, fallback?: 
           id: `summary_${fingerprint.slice(fingerprint.indexOf(":") + 1)}`,
           summary: call.text,
           coveredIds,
-          startId: coveredIds[0]!,
+          startId,
           sourceTokenCount,
           createdAt: new Date(now()).toISOString(),
           fingerprint,
@@ -146,4 +171,8 @@ export function summarize(settings: Omit<SummarizeSettings, "type">, fallback?: 
       return result;
     },
   };
+}
+
+function sentText(item: Item | undefined): string {
+  return item !== undefined && "text" in item ? item.text : "";
 }
