@@ -4,6 +4,7 @@ import { EstimatingTokenizerPlugin } from "../plugins/estimating-tokenizer-plugi
 import { FailedCallsPlugin } from "../plugins/failed-calls-plugin.js";
 import { FitBudgetPlugin } from "../plugins/fit-budget-plugin.js";
 import { FilterPlugin } from "../plugins/filter-plugin.js";
+import { HardLimitsPlugin } from "../plugins/hard-limits-plugin.js";
 import { InsertSystemPlugin } from "../plugins/insert-system-plugin.js";
 import { RepairOrphansPlugin } from "../plugins/repair-orphans-plugin.js";
 import { ValidatePlugin } from "../plugins/validate-plugin.js";
@@ -14,6 +15,7 @@ const FACTORIES = {
   fitBudget: () => new FitBudgetPlugin(),
   filter: () => new FilterPlugin(),
   failedCalls: () => new FailedCallsPlugin(),
+  hardLimits: () => new HardLimitsPlugin(),
   repairOrphans: () => new RepairOrphansPlugin(),
   insertSystem: () => new InsertSystemPlugin(),
   validate: () => new ValidatePlugin(),
