@@ -27,6 +27,7 @@ import {
 import { z } from "zod";
 import "./build-options.js";
 import type { CompressionBuildOptions } from "./build-options.js";
+import { COMPRESSION_NOTICE_ID, COMPRESSION_NOTICE_ORDER, type CompressionNoticeSummary, compressionNoticeText } from "./compression-notice.js";
 import type { CompressionReport, ItemSaving, SummarizerReport } from "./compression-report.js";
 import { DecisionBuffer } from "./decision-buffer.js";
 import { checkThresholds, type CompressionSettings, compressionSettingsSchema } from "./compression-settings.js";
@@ -52,6 +53,14 @@ const pluginOptionsSchema = compressionSettingsSchema
     summarizer: z.custom<Summarizer>((value) => typeof value === "function", "a function (request) => Promise<string>").optional(),
     /** Position of the plugin's tap in the compress stage. Default STAGE.DEFAULT. */
     stage: z.number().default(STAGE.DEFAULT),
+    /**
+     * Tell the model, in one short system part ("compression-notice"), what this build cleared, cut,
+     * summarized or left out and how to read it back. Default false (the loops turn it on); `{ text }`
+     * writes the notice from the build's summary (return "" for none).
+     */
+    notice: z
+      .union([z.boolean(), z.strictObject({ text: z.custom<(summary: CompressionNoticeSummary) => string>((value) => typeof value === "function", "a function (summary) => string").optional() })])
+      .default(false),
   })
   .superRefine(checkThresholds);
 
@@ -75,12 +84,16 @@ export class CompressionPlugin implements PipelinePlugin {
   readonly #settings: CompressionSettings;
   readonly #strategies: ReadonlyArray<CompressionStrategy>;
   readonly #stage: number;
+  readonly #notice: ((summary: CompressionNoticeSummary) => string | undefined) | undefined;
+  // What each build's chain did, for its notice (the insert-system stage runs after compress, same context).
+  readonly #summaries = new WeakMap<object, CompressionNoticeSummary>();
 
   constructor(options: CompressionPluginOptions) {
     const parsed = parsePluginOptions(PLUGIN_NAME, pluginOptionsSchema, options);
-    const { strategies, stage, summarizer, ...settings } = parsed;
+    const { strategies, stage, summarizer, notice, ...settings } = parsed;
     this.#settings = settings;
     this.#stage = stage;
+    this.#notice = notice === false ? undefined : notice === true ? compressionNoticeText : (notice.text ?? compressionNoticeText);
     this.#strategies = strategies.map((input, index) => strategyFrom(input, index, { plugin: PLUGIN_NAME, summarizer }));
     // Names are the report's plugin names for each decision: a clash is a configuration mistake, reported like
     // any other bad option (PluginOptionsError naming the entry), not as a plugin failure.
@@ -101,6 +114,15 @@ export class CompressionPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     pipeline.hooks.compress.tapPromise({ name: PLUGIN_NAME, stage: this.#stage }, (items, context) => this.#compress(items, context));
+    const notice = this.#notice;
+    if (notice === undefined) return;
+    // Before core's InsertSystemPlugin (STAGE.LATE) merges the parts.
+    pipeline.hooks.insertSystem.tap({ name: PLUGIN_NAME, stage: STAGE.DEFAULT }, (items, context) => {
+      const summary = this.#summaries.get(context);
+      const text = summary === undefined ? undefined : notice(summary);
+      if (text !== undefined && text.length > 0) context.system.add({ id: COMPRESSION_NOTICE_ID, text, order: COMPRESSION_NOTICE_ORDER });
+      return items;
+    });
   }
 
   async #compress(items: Items, context: StageContext): Promise<Items> {
@@ -145,7 +167,6 @@ export class CompressionPlugin implements PipelinePlugin {
       });
       const session = this.#session(context, settings, enabled, loopStartId, applied);
       session.savings.push(...applySavings);
-      if (pass === 1) first = { usageBefore: session.usageBefore, goal: session.goal, triggered: session.triggered };
       let current = applied.items;
       let restart = false;
       for (const strategy of this.#strategies) {
@@ -153,6 +174,7 @@ export class CompressionPlugin implements PipelinePlugin {
         sessions.set(scoped, session);
         current = await this.#run(strategy, current, scoped, session);
         if (session.summarizer !== undefined) summarizer = session.summarizer;
+        if (pass === 1 && first === undefined && session.decided) first = { usageBefore: session.usageBefore, goal: session.goal, triggered: session.triggered };
         if (session.records.length > 0 && pass < MAX_PASSES) {
           for (const record of session.records) {
             made.push(record);
@@ -163,9 +185,11 @@ export class CompressionPlugin implements PipelinePlugin {
         }
       }
       if (restart) continue;
+      decideTrigger(session);
       if (first !== undefined) creditEarlierPasses(session, first, made, madeBy, applySavings, applyCosts);
       session.records.unshift(...made.filter((record) => !session.records.includes(record)));
       session.summarizer = summarizer ?? reusedRecords(records, session.applied);
+      if (this.#notice !== undefined) this.#summaries.set(context, noticeSummaryOf(buffer, session));
       buffer.flush(context);
       context.report.attach("compression", reportOf(session));
       return current;
@@ -181,12 +205,14 @@ export class CompressionPlugin implements PipelinePlugin {
       settings,
       loopStartId,
       budget,
+      enabled,
       fixed,
       usageBefore: usage,
       usage,
       goal: 0,
       saved: 0,
       triggered: false,
+      decided: false,
       strategies: [],
       savings: [],
       applied: applied.applied,
@@ -194,20 +220,15 @@ export class CompressionPlugin implements PipelinePlugin {
       records: [],
       summarizer: undefined,
     };
-    if (budget !== undefined && enabled) {
-      const triggerAt = settings.triggerThreshold * budget;
-      if (usage > triggerAt) {
-        const step = Math.max(1, Math.round((settings.triggerThreshold - settings.targetUsage) * budget));
-        session.triggered = true;
-        session.goal = Math.max(1, Math.ceil((usage - triggerAt) / step)) * step;
-      }
-    }
     return session;
   }
 
   async #run(strategy: CompressionStrategy, items: Items, context: StageContext, session: Session): Promise<Items> {
+    const always = strategy.runs === "always";
+    if (!always) decideTrigger(session);
     const remaining = session.goal - session.saved;
-    if (!session.triggered || remaining <= 0 || session.budget === undefined) {
+    const skip = always ? session.budget === undefined || !session.enabled : !session.triggered || remaining <= 0 || session.budget === undefined;
+    if (skip || session.budget === undefined) {
       session.strategies.push({ name: strategy.name, ran: false, itemsAffected: 0, tokensSaved: 0 });
       return items;
     }
@@ -247,7 +268,8 @@ export class CompressionPlugin implements PipelinePlugin {
       throw new PluginError(strategy.name, "compress", new Error(`returned ${typeof returned} instead of an item array; return the new list, or undefined to keep it`));
     }
     const result = (returned ?? items) as Items;
-    checkProtectedKept(strategy.name, items, result, protection);
+    if (always) checkShortenedInPlace(strategy.name, items, result);
+    else checkProtectedKept(strategy.name, items, result, protection);
 
     let usage = session.fixed;
     for (const item of result) usage += estimateItemTokens(item, context);
@@ -272,10 +294,27 @@ export class CompressionPlugin implements PipelinePlugin {
       for (const item of result) if (!before.has(item) && !positions.has(item.id)) saved -= context.countTokens(item);
     }
     session.strategies.push({ name: strategy.name, ran: true, itemsAffected: affected, tokensSaved: saved });
-    session.saved += Math.max(0, session.usage - usage);
+    // Before the trigger is decided, what a strategy saves lowers the usage the trigger is decided from.
+    if (session.decided) session.saved += Math.max(0, session.usage - usage);
     session.usage = usage;
     return result;
   }
+}
+
+/**
+ * Decides, once per pass, whether the chain triggers and its goal, from the usage left after the
+ * strategies that run always (a giant result cut to its cap does not make the chain clear old ones).
+ */
+function decideTrigger(session: Session): void {
+  if (session.decided) return;
+  session.decided = true;
+  const { budget, settings, usage } = session;
+  if (budget === undefined || !session.enabled) return;
+  const triggerAt = settings.triggerThreshold * budget;
+  if (usage <= triggerAt) return;
+  const step = Math.max(1, Math.round((settings.triggerThreshold - settings.targetUsage) * budget));
+  session.triggered = true;
+  session.goal = Math.max(1, Math.ceil((usage - triggerAt) / step)) * step;
 }
 
 interface FirstPass {
@@ -309,6 +348,24 @@ function creditEarlierPasses(session: Session, first: FirstPass, made: ReadonlyA
   session.usageBefore = first.usageBefore;
   session.goal = first.goal;
   session.triggered = first.triggered;
+}
+
+/** What the chain's final pass decided, by kind (an item's last decision), with all the tokens it took out of each item. */
+function noticeSummaryOf(buffer: DecisionBuffer, session: Session): CompressionNoticeSummary {
+  const saved = new Map<string, number>();
+  for (const saving of session.savings) saved.set(saving.id, (saved.get(saving.id) ?? 0) + saving.tokensSaved);
+  const last = new Map<string, string>();
+  for (const decision of buffer.decisions()) last.set(decision.id, decision.kind);
+  const counts = { clear: { items: 0, tokens: 0 }, truncate: { items: 0, tokens: 0 }, summarize: { items: 0, tokens: 0 }, drop: { items: 0, tokens: 0 } };
+  for (const [id, kind] of last) {
+    if (!Object.hasOwn(counts, kind)) continue;
+    const count = counts[kind as keyof typeof counts];
+    count.items++;
+    count.tokens += saved.get(id) ?? 0;
+  }
+  // A cut result is kept whole under its handle; so is a cleared one whose placeholder names it.
+  const offloaded = counts.truncate.items > 0 || buffer.offloaded();
+  return { cleared: counts.clear, truncated: counts.truncate, summarized: counts.summarize, dropped: counts.drop, offloaded };
 }
 
 /** The summarizer's report when it was not asked because records passed back in `summaries` were applied. */
@@ -353,6 +410,18 @@ function checkProtectedKept(strategy: string, before: Items, after: Items, prote
       throw new PluginError(strategy, "compress", new Error(`changed or removed item "${item.id}", which belongs to the current loop or the newest messages; strategies must leave those alone`));
     }
   }
+}
+
+/** A strategy that runs always only shortens: the same items, in order, each under its id and type. */
+function checkShortenedInPlace(strategy: string, before: Items, after: Items): void {
+  let problem: string | undefined;
+  if (after.length !== before.length) problem = `returned ${after.length} items for ${before.length}`;
+  else {
+    const changed = before.find((item, position) => item.id !== after[position]!.id || item.type !== after[position]!.type);
+    if (changed !== undefined) problem = `moved, removed or retyped item "${changed.id}"`;
+  }
+  if (problem === undefined) return;
+  throw new PluginError(strategy, "compress", new Error(`${problem}; a strategy that runs always must return the same items in the same order, shortened in place`));
 }
 
 function reportOf(session: Session): CompressionReport {

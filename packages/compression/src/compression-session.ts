@@ -9,12 +9,16 @@ export interface Session {
   readonly settings: CompressionSettings;
   readonly loopStartId: string | undefined;
   readonly budget: number | undefined;
+  /** False when the build passed `compression: false`: no strategy runs. */
+  readonly enabled: boolean;
   readonly fixed: number;
   usageBefore: number;
   usage: number;
   goal: number;
   saved: number;
   triggered: boolean;
+  /** Whether the trigger was decided: after the strategies that run always, before the first that waits for it. */
+  decided: boolean;
   readonly strategies: StrategyReport[];
   /** What each strategy (and the apply step) took from each item, counted exactly. */
   readonly savings: ItemSaving[];

@@ -33,6 +33,14 @@ export interface CompressionStrategy {
   /** Names the strategy in the report (each decision's plugin) and in errors. Unique within a chain. */
   readonly name: string;
   /**
+   * When the chain calls it. "when-triggered" (the default): only once the request passes the trigger
+   * point, and never on the current loop or the newest messages. "always": in every build with a
+   * budget, before the trigger is decided, and it may shorten protected items too, in place: it must
+   * return the same items in the same order, each under its id and type (truncate-tool-results cuts a
+   * huge result of the current turn and keeps its call paired).
+   */
+  readonly runs?: "when-triggered" | "always";
+  /**
    * Returns the items with less in them, or undefined to leave them as they are. Record every change
    * with `context.build.report` (drop, clear, summarize, synthesize) and say why.
    */

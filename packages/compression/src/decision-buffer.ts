@@ -1,7 +1,7 @@
 // Holds a pass's decisions and warnings until the chain knows the pass is final. When a summary is
 // made, the chain starts over with it applied (as every later build will apply it), and the first
 // pass's decisions must not reach the report.
-import type { DecisionRecorder, StageContext } from "@ctxpipe/core";
+import { contentHandle, type DecisionRecorder, type StageContext } from "@ctxpipe/core";
 
 type Recorder = Omit<DecisionRecorder, "attach" | "as">;
 type Call = { readonly plugin: string; readonly method: keyof Recorder; readonly args: ReadonlyArray<unknown> };
@@ -22,7 +22,26 @@ export class DecisionBuffer {
       merge: push("merge") as Recorder["merge"],
       summarize: push("summarize") as Recorder["summarize"],
       clear: push("clear") as Recorder["clear"],
+      truncate: push("truncate") as Recorder["truncate"],
+      // The handle is the text's own (contentHandle), so it is known before the call is replayed.
+      offload: (item, text) => {
+        push("offload")(item, text);
+        return contentHandle(text);
+      },
     };
+  }
+
+  /** The decisions held, in order: which part of the chain made which kind on which item (offloads are not decisions). */
+  decisions(): ReadonlyArray<{ readonly plugin: string; readonly kind: keyof Recorder; readonly id: string }> {
+    return this.#calls.filter((call) => call.method !== "offload").map((call) => {
+      const item = call.args[0] as { id: string } | string;
+      return { plugin: call.plugin, kind: call.method, id: typeof item === "string" ? item : item.id };
+    });
+  }
+
+  /** Whether a part of the chain offloaded an original (a cleared result kept whole under its handle). */
+  offloaded(): boolean {
+    return this.#calls.some((call) => call.method === "offload");
   }
 
   warn(message: string): void {

@@ -2,6 +2,13 @@
 import "./build-options.js";
 
 export type { CompressionBuildOptions } from "./build-options.js";
+export {
+  COMPRESSION_NOTICE_ID,
+  type CompressionNoticeOption,
+  type CompressionNoticeSummary,
+  compressionNoticeText,
+  type NoticeCount,
+} from "./compression-notice.js";
 export { CompressionPlugin, type CompressionPluginOptions } from "./compression-plugin.js";
 export type { CompressionReport, ItemSaving, SkippedSummary, StrategyReport, SummarizerOutcome, SummarizerReport } from "./compression-report.js";
 export type { CompressionSettings, CompressionSettingsInput } from "./compression-settings.js";
@@ -12,6 +19,7 @@ export { type ClearToolResultsSettings, clearToolResults } from "./strategies/cl
 export { type PrioritySettings, priority } from "./strategies/priority.js";
 export { type SlidingWindowSettings, slidingWindow } from "./strategies/sliding-window.js";
 export { type SummarizeSettings, summarize } from "./strategies/summarize.js";
+export { DEFAULT_MAX_TOKENS_PER_RESULT, type TruncateToolResultsSettings, truncateToolResults, truncationCaps } from "./strategies/truncate-tool-results.js";
 export { STRATEGY_NAMES, type StrategyInput, type StrategyName, type StrategySettings } from "./strategy-input.js";
 export { fingerprintOf } from "./summaries/fingerprint.js";
 export { type Summarizer, type SummarizerRequest, summaryPrompt, transcriptOf } from "./summaries/summarizer.js";

@@ -1,4 +1,4 @@
-import { createPipeline, type ItemInput, type ItemOf } from "@ctxpipe/core";
+import { contentHandle, createPipeline, type ItemInput, type ItemOf } from "@ctxpipe/core";
 import { wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import { CompressionPlugin } from "../compression-plugin.js";
@@ -24,6 +24,8 @@ function plugin(settings: Omit<ClearToolResultsSettings, "type"> = {}, tokenBudg
   return new CompressionPlugin({ strategies: [{ type: "clear-tool-results", ...settings }], tokenBudget, minRecentMessages: 0, ...extra });
 }
 
+const SHORT_PLACEHOLDER = "[Tool result cleared to save context ({tokens} tokens). Call {tool} again if you need it.]";
+
 const cleared = (result: { report: { entries: ReadonlyArray<{ id: string; decision: string }> } }) =>
   result.report.entries.filter((entry) => entry.decision === "cleared").map((entry) => entry.id);
 
@@ -38,7 +40,8 @@ describe("clear-tool-results", () => {
     for (const id of ids) {
       const turn = id.slice(1);
       const message = result.request.messages.find((candidate) => candidate.role === "tool" && candidate.tool_call_id === `call_${turn}`);
-      expect(message?.content).toBe("[Tool result cleared to save context (100 tokens). Call read_file again if you need it.]");
+      const handle = contentHandle(words(100, "w"));
+      expect(message?.content).toBe(`[Tool result cleared to save context (100 tokens). It is kept whole as ${handle}: call retrieve_context with {"handle":"${handle}"} to read it, or call read_file again.]`);
       const callIndex = result.request.messages.findIndex((candidate) => candidate.role === "assistant" && candidate.tool_calls?.[0]?.id === `call_${turn}`);
       expect(result.request.messages.indexOf(message!)).toBe(callIndex + 1);
     }
@@ -100,7 +103,8 @@ describe("clear-tool-results", () => {
 
   test("the prefix stays stable as the history grows: the cleared set only grows, in batches", async () => {
     // Results are most of each turn, so clearing alone can keep up with the growth.
-    const pipeline = createPipeline({ plugins: [plugin({ keepRecent: 2, clearAtLeast: 1000 }, 4000)] });
+    // The short placeholder of before offloading: the test is about batches, not the placeholder's size.
+    const pipeline = createPipeline({ plugins: [plugin({ keepRecent: 2, clearAtLeast: 1000, placeholder: SHORT_PLACEHOLDER }, 4000)] });
     const turnOf = (turn: number) => toolTurn(turn, "read_file", 300);
     // Each build ends on the user's new message, as a request does.
     const items: ItemInput[] = [turnOf(1)[0]!];
@@ -157,7 +161,8 @@ describe("clear-tool-results", () => {
   test("leaves a result whose placeholder would save less than minSaving tokens (default 50)", async () => {
     const sizes = [30, 60, 70, 120, 40, 100];
     const items = sizes.flatMap((size, index) => toolTurn(index + 1, "run_tests", size));
-    const build = (settings: Omit<ClearToolResultsSettings, "type">) => createPipeline({ plugins: [plugin({ keepRecent: 0, clearAtLeast: 0, ...settings }, 50)] }).build(items, { tokenizer: wordTokenizer });
+    const build = (settings: Omit<ClearToolResultsSettings, "type">) =>
+      createPipeline({ plugins: [plugin({ keepRecent: 0, clearAtLeast: 0, placeholder: SHORT_PLACEHOLDER, ...settings }, 50)] }).build(items, { tokenizer: wordTokenizer });
     // What clearing each result saves, from a build that clears every one it can (the newest turn, the current loop, is protected).
     const savings = (await build({ minSaving: 1 })).report.entries.filter((entry) => entry.decision === "cleared").map((entry) => ({ id: entry.id, saving: entry.tokensSaved! }));
     expect(savings.map(({ id }) => id)).toEqual(["t1", "t2", "t3", "t4", "t5"]);
@@ -171,6 +176,24 @@ describe("clear-tool-results", () => {
     const result = await build({});
     expect(result.report.entries.find((entry) => entry.id === "t1")?.decision).toBe("kept");
     expect(result.request.messages.find((message) => message.role === "tool" && message.tool_call_id === "call_1")?.content).toBe(words(30, "w"));
+  });
+
+  test("offloads each cleared result's original under the handle its placeholder names", async () => {
+    const items = history(10);
+    const result = await createPipeline({ plugins: [plugin({ clearAtLeast: 0 })] }).build(items, { tokenizer: wordTokenizer });
+    const ids = cleared(result);
+    expect(ids.length).toBeGreaterThan(0);
+    const output = words(100, "w");
+    const handle = contentHandle(output);
+    // Every cleared result holds the same text here: one handle, kept once.
+    expect(result.report.offloaded).toEqual([{ handle, itemId: ids[0], text: output, chars: output.length }]);
+    for (const id of ids) expect(result.report.entries.find((entry) => entry.id === id)?.reason).toBe(`old tool result replaced by a placeholder (100 tokens); its call stays paired with it, its original kept whole as ${handle}`);
+  });
+
+  test("a placeholder without {handle} offloads nothing, as before", async () => {
+    const result = await createPipeline({ plugins: [plugin({ clearAtLeast: 0, placeholder: SHORT_PLACEHOLDER })] }).build(history(10), { tokenizer: wordTokenizer });
+    expect(cleared(result).length).toBeGreaterThan(0);
+    expect(result.report.offloaded).toEqual([]);
   });
 
   test("minSaving must be a positive integer", () => {

@@ -4,8 +4,9 @@
 // least clearAtLeast tokens, oldest first: the cleared set grows in batches, so the request's prefix
 // does not change on every turn (Anthropic's clear_at_least, for the same reason). A result whose
 // placeholder would save less than minSaving tokens stays: wiping a short, useful result and breaking
-// the cache for a handful of tokens is a loss.
-import type { Item, ItemOf, Items } from "@ctxpipe/core";
+// the cache for a handful of tokens is a loss. The original is offloaded (report.offloaded) under its
+// handle, which the placeholder names, so the model can read it back with retrieve_context.
+import { contentHandle, type Item, type ItemOf, type Items } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
 
@@ -20,8 +21,14 @@ export const clearToolResultsSettingsSchema = z.strictObject({
   clearAtLeast: z.number().int().nonnegative().default(1000),
   /** A result is cleared only when its placeholder saves at least this many tokens. Default 50. */
   minSaving: z.number().int().positive().default(50),
-  /** The text that replaces a cleared result; `{tokens}` and `{tool}` are filled in. */
-  placeholder: z.string().min(1).default("[Tool result cleared to save context ({tokens} tokens). Call {tool} again if you need it.]"),
+  /**
+   * The text that replaces a cleared result; `{tokens}`, `{tool}` and `{handle}` (the original's
+   * contentHandle, under which report.offloaded keeps it) are filled in.
+   */
+  placeholder: z
+    .string()
+    .min(1)
+    .default('[Tool result cleared to save context ({tokens} tokens). It is kept whole as {handle}: call retrieve_context with {"handle":"{handle}"} to read it, or call {tool} again.]'),
 });
 
 export type ClearToolResultsSettings = z.input<typeof clearToolResultsSettingsSchema>;
@@ -29,6 +36,17 @@ export type ClearToolResultsSettings = z.input<typeof clearToolResultsSettingsSc
 // One placeholder object per cleared result and text, kept while the result is: the same cleared item
 // comes back on every build, so its count and rendered message are reused.
 const placeholders = new WeakMap<Item, { text: string; item: ItemOf<"tool-result"> }>();
+// A result's handle, hashed once per result object.
+const handles = new WeakMap<Item, string>();
+
+function handleOf(item: ItemOf<"tool-result">): string {
+  let handle = handles.get(item);
+  if (handle === undefined) {
+    handle = contentHandle(item.output);
+    handles.set(item, handle);
+  }
+  return handle;
+}
 
 function placeholderOf(item: ItemOf<"tool-result">, text: string): ItemOf<"tool-result"> {
   const known = placeholders.get(item);
@@ -41,8 +59,12 @@ function placeholderOf(item: ItemOf<"tool-result">, text: string): ItemOf<"tool-
 export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"> = {}): CompressionStrategy {
   const options = clearToolResultsSettingsSchema.parse({ ...settings, type: "clear-tool-results" });
   const excluded = new Set(options.excludeTools);
+  const offloads = options.placeholder.includes("{handle}");
   const textFor = (item: ItemOf<"tool-result">, tokens: number) =>
-    options.placeholder.replaceAll("{tokens}", String(tokens)).replaceAll("{tool}", item.toolName ?? "the tool");
+    options.placeholder
+      .replaceAll("{tokens}", String(tokens))
+      .replaceAll("{tool}", item.toolName ?? "the tool")
+      .replaceAll("{handle}", offloads ? handleOf(item) : "");
 
   return {
     name: options.name,
@@ -74,8 +96,14 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
       if (cleared.size === 0) return undefined;
       return items.map((item) => {
         const replacement = cleared.get(item.id);
-        if (replacement === undefined) return item;
-        context.build.report.clear(item, `old tool result replaced by a placeholder (${context.build.countTokens(item)} tokens); its call stays paired with it`);
+        if (replacement === undefined || item.type !== "tool-result") return item;
+        const tokens = context.build.countTokens(item);
+        if (!offloads) {
+          context.build.report.clear(item, `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it`);
+          return replacement;
+        }
+        const handle = context.build.report.offload(item, item.output);
+        context.build.report.clear(item, `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it, its original kept whole as ${handle}`);
         return replacement;
       });
     },
