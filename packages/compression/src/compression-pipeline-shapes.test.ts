@@ -91,11 +91,11 @@ describe("the chat-mode calls, as chat mode writes them", () => {
     });
   });
 
-  test("with no strategies, the chain is the loops' and the CLI's default: clear old tool results, then slide the window", async () => {
+  test("with no strategies, the chain is the loops' and the CLI's default: cut results over their cap, clear old tool results, then slide the window", async () => {
     const compressionPipeline = new CompressionPipeline({ tokenBudget: 2000, minRecentMessages: 2 });
     const outcome = await compressionPipeline.compressIfNeeded([...openAIHistory(20), { role: "user", content: "What failed?" }]);
-    expect(DEFAULT_STRATEGIES).toEqual(["clear-tool-results", "sliding-window"]);
-    expect(outcome.report.strategies.map((strategy) => strategy.name)).toEqual(["clear-tool-results", "sliding-window"]);
+    expect(DEFAULT_STRATEGIES).toEqual(["truncate-tool-results", "clear-tool-results", "sliding-window"]);
+    expect(outcome.report.strategies.map((strategy) => strategy.name)).toEqual(["truncate-tool-results", "clear-tool-results", "sliding-window"]);
     expect(outcome.compressed).toBe(true);
   });
 });

@@ -37,8 +37,8 @@ const ITEMS_RENDERER = "ctxpipe-compression-items";
 
 export interface CompressionPipelineOptions {
   /**
-   * The chain, in order, as for CompressionPlugin. Default DEFAULT_STRATEGIES: clear old tool results,
-   * then slide the window (the chain the loops and the CLI run by default).
+   * The chain, in order, as for CompressionPlugin. Default DEFAULT_STRATEGIES: cut results over their
+   * cap, clear old tool results, then slide the window (the chain the loops and the CLI run by default).
    */
   readonly strategies?: ReadonlyArray<StrategyInput>;
   readonly summarizer?: Summarizer;

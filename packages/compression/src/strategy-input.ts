@@ -8,15 +8,16 @@ import { type ClearToolResultsSettings, clearToolResults, clearToolResultsSettin
 import { type PrioritySettings, priority, prioritySettingsSchema } from "./strategies/priority.js";
 import { type SlidingWindowSettings, slidingWindow, slidingWindowSettingsSchema } from "./strategies/sliding-window.js";
 import { type SummarizeSettings, summarize, summarizeSettingsSchema } from "./strategies/summarize.js";
+import { type TruncateToolResultsSettings, truncateToolResults, truncateToolResultsSettingsSchema } from "./strategies/truncate-tool-results.js";
 import type { Summarizer } from "./summaries/summarizer.js";
 
-export const STRATEGY_NAMES = ["sliding-window", "clear-tool-results", "summarize", "priority"] as const;
+export const STRATEGY_NAMES = ["sliding-window", "clear-tool-results", "summarize", "priority", "truncate-tool-results"] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
-export type StrategySettings = SlidingWindowSettings | ClearToolResultsSettings | SummarizeSettings | PrioritySettings;
+export type StrategySettings = SlidingWindowSettings | ClearToolResultsSettings | SummarizeSettings | PrioritySettings | TruncateToolResultsSettings;
 export type StrategyInput = StrategyName | StrategySettings | CompressionStrategy;
 
-const settingsSchema = z.discriminatedUnion("type", [slidingWindowSettingsSchema, clearToolResultsSettingsSchema, summarizeSettingsSchema, prioritySettingsSchema]);
+const settingsSchema = z.discriminatedUnion("type", [slidingWindowSettingsSchema, clearToolResultsSettingsSchema, summarizeSettingsSchema, prioritySettingsSchema, truncateToolResultsSettingsSchema]);
 
 function isStrategy(value: unknown): value is CompressionStrategy {
   const candidate = value as Partial<CompressionStrategy> | null;
@@ -41,6 +42,8 @@ export function strategyFrom(input: unknown, index: number, host: { plugin: stri
       return clearToolResults(rest as Omit<ClearToolResultsSettings, "type">);
     case "priority":
       return priority(rest as Omit<PrioritySettings, "type">);
+    case "truncate-tool-results":
+      return truncateToolResults(rest as Omit<TruncateToolResultsSettings, "type">);
     case "summarize": {
       const summarizeSettings = rest as Omit<SummarizeSettings, "type">;
       if (summarizeSettings.summarizer === undefined && host.summarizer === undefined) {

@@ -1,0 +1,147 @@
+// Tool-result truncation: a result (or any single text) over its cap keeps its head and its tail, with
+// a marker between them saying how much was cut and the handle to read it back by. It runs in every
+// build with a budget, before the trigger is decided, and also on the current turn: the item stays
+// under its id, so a call keeps its result, and a giant output no longer costs the turn that holds it.
+// The same text under the same cap is cut the same way, so the request's prefix stays put.
+import { cutMiddle, type Item, type Items, type Tokenizer } from "@ctxpipe/core";
+import { z } from "zod";
+import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
+
+/** The per-result cap's default: a quarter of the budget, at most this many tokens. */
+export const DEFAULT_MAX_TOKENS_PER_RESULT = 8000;
+/** No cap, however many results a turn holds, goes under this: a marker and a useful head and tail need room. */
+const MIN_CAP = 128;
+
+export const truncateToolResultsSettingsSchema = z.strictObject({
+  type: z.literal("truncate-tool-results"),
+  name: z.string().min(1).default("truncate-tool-results"),
+  /** Tokens one tool result may keep, marker included. Default: a quarter of the budget, at most 8,000. */
+  maxTokensPerResult: z.number().int().min(MIN_CAP).optional(),
+  /**
+   * Tokens all tool results of one turn may keep together. Default: half the budget. Over it, the
+   * largest results are cut first: all of them to one level, the highest that fits.
+   */
+  maxTokensPerTurn: z.number().int().min(MIN_CAP).optional(),
+  /** Tokens any other single text (a user's pasted log, a huge assistant text) may keep. Default: maxTokensPerResult. */
+  maxTokensPerText: z.number().int().min(MIN_CAP).optional(),
+  /** Share of what is kept that goes to the head; the rest is the tail. Default 0.5 (a log's error is at its end). */
+  headShare: z.number().min(0).max(1).default(0.5),
+});
+
+export type TruncateToolResultsSettings = z.input<typeof truncateToolResultsSettingsSchema>;
+
+/** The caps a budget gives when the settings name none. */
+export function truncationCaps(budget: number, settings: Omit<TruncateToolResultsSettings, "type"> = {}): { perResult: number; perTurn: number; perText: number } {
+  const perResult = settings.maxTokensPerResult ?? Math.max(MIN_CAP, Math.min(DEFAULT_MAX_TOKENS_PER_RESULT, Math.floor(budget / 4)));
+  const perTurn = settings.maxTokensPerTurn ?? Math.max(MIN_CAP, Math.floor(budget / 2));
+  return { perResult, perTurn, perText: settings.maxTokensPerText ?? perResult };
+}
+
+// Item types whose `text` may be cut. Not system text (instructions), summaries (compression's own),
+// or calls' arguments (JSON a provider parses).
+const TEXT_TYPES: ReadonlySet<Item["type"]> = new Set(["user", "assistant", "error", "subagent-message", "subagent-result", "parent-message", "thinking"]);
+
+type Cut = NonNullable<ReturnType<typeof cutMiddle>["cut"]>;
+interface Truncated {
+  readonly item: Item;
+  readonly cut: Cut;
+  /** The cap it was cut to. */
+  readonly cap: number;
+}
+
+export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, "type"> = {}): CompressionStrategy {
+  const options = truncateToolResultsSettingsSchema.parse({ ...settings, type: "truncate-tool-results" });
+  // One cut per original, cap and tokenizer (null: it fits): a reused pipeline hands back the same
+  // object, so its token count and rendered message are reused too, and no text is counted twice.
+  const known = new WeakMap<Item, Map<string, Truncated | null>>();
+  const truncate = (item: Item, maxTokens: number, tokenizer: Tokenizer): Truncated | undefined => {
+    const text = textOf(item);
+    // A token is at least one UTF-8 byte, at most three per UTF-16 unit: a short text needs no count.
+    if (text === undefined || !mayExceed(text, maxTokens)) return undefined;
+    const key = `${maxTokens}:${tokenizer.name}`;
+    let cuts = known.get(item);
+    if (cuts === undefined) {
+      cuts = new Map();
+      known.set(item, cuts);
+    }
+    const cached = cuts.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    const { text: kept, cut } = cutMiddle(text, { maxTokens, tokenizer, headShare: options.headShare });
+    const truncated = cut === undefined ? null : { item: Object.freeze(withText(item, kept)), cut, cap: maxTokens };
+    cuts.set(key, truncated);
+    return truncated ?? undefined;
+  };
+
+  return {
+    name: options.name,
+    runs: "always",
+    compress(items: Items, context: CompressionContext): Items | undefined {
+      const { build } = context;
+      const caps = truncationCaps(context.budget, options);
+      const replaced = new Map<string, Truncated>();
+      for (const item of items) {
+        const cap = item.type === "tool-result" ? caps.perResult : TEXT_TYPES.has(item.type) ? caps.perText : undefined;
+        if (cap === undefined) continue;
+        const truncated = truncate(item, cap, build.tokenizer);
+        if (truncated !== undefined) replaced.set(item.id, truncated);
+      }
+      // A turn whose results together are over the turn cap: the largest are cut further, to one level.
+      for (const group of context.turns.groups) {
+        const results: Array<{ item: Item; tokens: number }> = [];
+        for (const id of group.itemIds) {
+          const item = context.itemById(id);
+          if (item?.type !== "tool-result") continue;
+          results.push({ item, tokens: build.countTokens(replaced.get(id)?.item ?? item) });
+        }
+        const level = levelFor(results, caps.perTurn);
+        if (level === undefined) continue;
+        for (const { item, tokens } of results) {
+          if (tokens <= level) continue;
+          const truncated = truncate(item, level, build.tokenizer);
+          if (truncated !== undefined) replaced.set(item.id, truncated);
+        }
+      }
+      if (replaced.size === 0) return undefined;
+      return items.map((item) => {
+        const truncated = replaced.get(item.id);
+        if (truncated === undefined) return item;
+        const what = item.type === "tool-result" ? "tool result" : "text";
+        const { cut } = truncated;
+        build.report.truncate(item, `${what} over its cap of ${truncated.cap} tokens: its head and tail kept, ${cut.tokens} tokens (${cut.chars} characters) cut from the middle, kept whole as ${cut.handle}`, cut, textOf(item)!);
+        return truncated.item;
+      });
+    },
+  };
+}
+
+/**
+ * The one level every result of a turn is cut to so that together they fit the turn's cap: the
+ * largest go first, the small ones stay whole. Undefined when the turn fits as it is.
+ */
+export function levelFor(results: ReadonlyArray<{ readonly tokens: number }>, perTurn: number): number | undefined {
+  let total = 0;
+  for (const result of results) total += result.tokens;
+  if (total <= perTurn) return undefined;
+  const sizes = results.map((result) => result.tokens).sort((a, b) => a - b);
+  let below = 0;
+  for (let index = 0; index < sizes.length; index++) {
+    const left = sizes.length - index;
+    const level = Math.floor((perTurn - below) / left);
+    if (level < sizes[index]!) return Math.max(MIN_CAP, level);
+    below += sizes[index]!;
+  }
+  return undefined;
+}
+
+function mayExceed(text: string, cap: number): boolean {
+  return text.length * 3 > cap;
+}
+
+function textOf(item: Item): string | undefined {
+  if (item.type === "tool-result") return item.output;
+  return TEXT_TYPES.has(item.type) && "text" in item ? item.text : undefined;
+}
+
+function withText(item: Item, text: string): Item {
+  return item.type === "tool-result" ? { ...item, output: text } : ({ ...item, text } as Item);
+}
