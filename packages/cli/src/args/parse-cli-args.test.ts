@@ -72,6 +72,11 @@ describe("parseCliArgs", () => {
     expect(parseCliArgs(["build", "--compression", "none"])).toMatchObject({ options: { compression: false } });
   });
 
+  it("accepts truncate-tool-results, alone or chained", () => {
+    expect(parseCliArgs(["build", "--compression", "truncate-tool-results"])).toMatchObject({ options: { compression: ["truncate-tool-results"] } });
+    expect(parseCliArgs(["inspect", "--compression", "truncate-tool-results,sliding-window"])).toMatchObject({ options: { compression: ["truncate-tool-results", "sliding-window"] } });
+  });
+
   it("answers help and version", () => {
     expect(parseCliArgs([])).toEqual({ name: "help", topic: undefined });
     expect(parseCliArgs(["--help"])).toEqual({ name: "help", topic: undefined });
@@ -90,7 +95,7 @@ describe("parseCliArgs", () => {
     [["build", "--max-tokens", "12k"], /--max-tokens 12k: expected a whole number of at least 1/],
     [["build", "--max-tokens", "0"], /--max-tokens 0: expected a whole number of at least 1/],
     [["build", "--reserve-output", "-5"], /--reserve-output/],
-    [["build", "--compression", "zip"], /--compression zip: expected one of sliding-window, clear-tool-results, summarize, priority/],
+    [["build", "--compression", "zip"], /--compression zip: expected one of sliding-window, clear-tool-results, summarize, priority, truncate-tool-results \(chained/],
     [["build", "--compression", "none,summarize"], /cannot be chained with summarize/],
     [["build", "--compression", "summarize,summarize"], /--compression summarize is given twice/],
     [["build", "--run-context", "r.json"], /--run-context is for run mode: add --mode run/],

@@ -28,6 +28,9 @@ The request:
 Compression:
   --compression NAMES      Strategies to chain, comma-separated: ${STRATEGY_NAMES.join(", ")};
                            or none. Default: ${DEFAULT_COMPRESSION.join(",")}.
+                           truncate-tool-results cuts a tool result (or a text) over its cap
+                           (a quarter of the budget, at most 8,000 tokens) to its start and end,
+                           the newest turn's too, with a marker naming what was cut.
   --summaries PATH         Persisted summary records to apply (JSON array or JSON lines).
   --summarizer NAME        For summarize: extractive (default; offline) or openai (calls
                            OPENAI_BASE_URL with OPENAI_API_KEY).
