@@ -6,6 +6,8 @@ import {
   type LoopOptions,
   type LoopResult,
   type LoopTokenizerInfo,
+  type LoopTool,
+  retrieveContextTool,
   type ModelAdapter,
   openAICompatibleModel,
   RunLoop,
@@ -67,4 +69,12 @@ test("a result says how far the last estimate was off, and what the conversation
   expectTypeOf<LoopResult["tokenizer"]>().toEqualTypeOf<LoopTokenizerInfo | undefined>();
   expectTypeOf<LoopTokenizerInfo>().toEqualTypeOf<{ readonly name: string; readonly exact: boolean; readonly factor?: number }>();
   expectTypeOf<RunResult["tokenEstimate"]>().toEqualTypeOf<TokenEstimate | undefined>();
+});
+
+test("retrieveContextTool takes any store with loadOffloaded and gives a LoopTool", () => {
+  const store = { loadOffloaded: async (_conversationId: string, _handle: string) => undefined };
+  expectTypeOf(retrieveContextTool(store, "chat-1")).toEqualTypeOf<LoopTool>();
+  expectTypeOf(retrieveContextTool).parameter(2).toEqualTypeOf<{ readonly maxChars?: number } | undefined>();
+  // @ts-expect-error a store that cannot load offloaded text
+  retrieveContextTool({ load: async () => undefined }, "chat-1");
 });
