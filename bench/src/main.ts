@@ -10,6 +10,7 @@ import { formatMilliseconds, formatRatio, formatTiming, type Timing, timingOf } 
 import { providerValidBenchmark } from "./provider-valid-benchmark.js";
 import { printStoreBenchmark } from "./store-benchmark.js";
 import { printTokenizerBenchmark } from "./tokenizer-benchmark.js";
+import { truncationBenchmark } from "./truncation-benchmark.js";
 
 const log = (line: string) => console.log(line);
 const number = (value: number) => Math.round(value).toLocaleString("en-US");
@@ -110,5 +111,17 @@ for (const [messages, runs] of [
   const executable = figures.executable === "not built" ? "not built (pnpm build)" : versus(figures.executable);
   log(
     `   ${number(messages).padEnd(9)} ${`${figures.megabytes.toFixed(1)} MB`.padEnd(8)} ${formatTiming(figures.tokenizer).padEnd(24)} ${versus(figures.build).padEnd(30)} ${versus(figures.report).padEnd(30)} ${executable.padEnd(30)} ${runs}`,
+  );
+}
+
+log("\n8. Giant tool outputs in the agent loop: each turn a question, a call and its 10–500 KB log output, then a rebuild within 64,000 tokens");
+log("   (exact o200k counts, one reused pipeline per configuration; off = the default chain without truncate-tool-results)");
+log("   cache breaks: requests that do not start with the whole previous request, per 100 turns built; failed: BUDGET_EXCEEDED");
+const truncation = await truncationBenchmark(100, tokenizer);
+log(`   ${truncation.configurations[0]!.turns} turns, ${truncation.megabytes.toFixed(1)} MB of tool output`);
+log(`   ${"configuration".padEnd(32)} ${"per turn".padEnd(30)} ${"cache breaks / 100".padEnd(19)} ${"failed".padEnd(7)} newest output sent`);
+for (const figures of truncation.configurations) {
+  log(
+    `   ${figures.label.padEnd(32)} ${formatTiming(figures.perTurn).padEnd(30)} ${figures.cacheBreaksPer100.toFixed(1).padEnd(19)} ${String(figures.failed).padEnd(7)} ${figures.newestOutputSent} of ${figures.turns}`,
   );
 }
