@@ -18,7 +18,19 @@ import {
   type TimelineRow,
 } from "./inspection.js";
 
-export const DECISIONS: ReadonlyArray<Decision> = ["kept", "merged", "repaired", "synthesized", "cleared", "summarized", "dropped"];
+// Every decision, in the order the inspector lists them: a Record, so a decision core adds and this
+// list forgets fails to compile.
+const DECISION_ORDER: Readonly<Record<Decision, true>> = {
+  kept: true,
+  merged: true,
+  repaired: true,
+  synthesized: true,
+  cleared: true,
+  truncated: true,
+  summarized: true,
+  dropped: true,
+};
+export const DECISIONS: ReadonlyArray<Decision> = Object.keys(DECISION_ORDER) as Decision[];
 
 const SEGMENT_LABELS: Readonly<Record<BudgetSegmentKind, string>> = {
   system: "System prompt",
@@ -85,7 +97,8 @@ export function inspectionOf(build: CliBuild, title: string): Inspection {
     decision: entry.decision,
     stage: entry.stage,
     plugin: entry.plugin,
-    reason: entry.reason,
+    // A cut item's handle is how the whole text is read back (retrieve_context, --offload-dir).
+    reason: entry.cut === undefined || entry.reason.includes(entry.cut.handle) ? entry.reason : `${entry.reason}; the whole text is kept as ${entry.cut.handle}`,
     relatedId: entry.relatedId,
     tokens: entry.tokens,
     tokensSaved: entry.tokensSaved,

@@ -1,15 +1,17 @@
 // The page's style sheet: light, system fonts, readable from a phone to a wide screen. Colours are
 // chosen for contrast on white; decisions and budget kinds each have one. The timeline filter is pure
 // CSS: an unchecked "show" box hides the rows with its decision.
+import type { Decision } from "@ctxpipe/core";
 import type { BudgetSegmentKind } from "../inspection.js";
 import { TIMELINE_DECISIONS } from "./render-timeline-html.js";
 
-const DECISION_COLOURS: Readonly<Record<string, readonly [text: string, background: string]>> = {
+const DECISION_COLOURS: Readonly<Record<Decision, readonly [text: string, background: string]>> = {
   kept: ["#116329", "#dafbe1"],
   merged: ["#0550ae", "#ddf4ff"],
   repaired: ["#0b6470", "#d2f6f8"],
   synthesized: ["#6639ba", "#f3eaff"],
   cleared: ["#7d4e00", "#fff1c2"],
+  truncated: ["#953800", "#ffe7d1"],
   summarized: ["#99286e", "#ffe9f4"],
   dropped: ["#a40e26", "#ffe5e3"],
 };

@@ -3,13 +3,14 @@
 // Checkboxes above it hide rows by decision (CSS only, see PAGE_STYLE).
 import type { Decision, ReportEvent } from "@ctxpipe/core";
 import type { Inspection, TimelineRow } from "../inspection.js";
+import { DECISIONS } from "../inspection-of.js";
 import { escapeHtml } from "./escape-html.js";
 import { formatCount } from "./format-count.js";
 import { messagesKeyOf } from "./render-request-html.js";
 import { rowAnchors } from "./row-anchors.js";
 
 /** The decisions the filter knows, in the order the page lists them; PAGE_STYLE has a rule for each. */
-export const TIMELINE_DECISIONS: ReadonlyArray<Decision> = ["kept", "merged", "repaired", "synthesized", "cleared", "summarized", "dropped"];
+export const TIMELINE_DECISIONS: ReadonlyArray<Decision> = DECISIONS;
 
 function idLink(id: string, anchors: ReadonlyMap<string, string>): string {
   const anchor = anchors.get(id);

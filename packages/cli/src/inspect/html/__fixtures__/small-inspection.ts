@@ -41,7 +41,7 @@ export const SMALL_INSPECTION: Inspection = {
       { kind: "free", label: "Free", tokens: 180, items: 0 },
     ],
   },
-  decisions: { kept: 3, merged: 0, repaired: 0, synthesized: 0, cleared: 1, summarized: 2, dropped: 1 },
+  decisions: { kept: 3, merged: 0, repaired: 0, synthesized: 0, cleared: 1, truncated: 0, summarized: 2, dropped: 1 },
   inputCount: 7,
   outputCount: 6,
   timeline: [
