@@ -14,7 +14,8 @@ export interface CompressionContext {
   readonly usage: number;
   /**
    * Tokens still to save in this build: the chain's goal minus what earlier strategies saved. Always
-   * above 0 when a strategy is called; saving more than this moves the request's prefix for nothing.
+   * above 0 when a "when-triggered" strategy is called (0 for one that runs always, before the trigger
+   * is decided); saving more than this moves the request's prefix for nothing.
    */
   readonly remaining: number;
   /** Turn groups of the items this strategy receives: act on whole groups and no call loses its result. */
