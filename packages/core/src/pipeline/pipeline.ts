@@ -32,6 +32,7 @@ import { currentTurnOf } from "./estimate-tokens.js";
 import type { Budget, RenderResult, RequestPrefix, StageContext, ValidateContext } from "./stage-context.js";
 import { createTapOnlyHooks, type HookGuard } from "./tap-only-hooks.js";
 import { type PolicyView, policyViewFrom, registerPolicyView } from "./policy-view.js";
+import { withholdOffloaded } from "./withhold-offloaded.js";
 import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
 
 export interface PipelineOptions {
@@ -282,6 +283,8 @@ export class Pipeline implements PluginHost {
       },
     };
     const allEntries = once(() => assembled().allEntries());
+    // Nothing a later stage left out or rewrote may be read back by the model.
+    const offloaded = once(() => withholdOffloaded(assembled().offloaded, internals.log.byId()));
     const report = once((): BuildReport => {
       const built: Omit<BuildReport, "allEntries"> = {
         ...Object.fromEntries(internals.attachments),
@@ -296,11 +299,11 @@ export class Pipeline implements PluginHost {
             : { maxTokens: budget.maxTokens, reserveOutputTokens: budget.reserveOutputTokens, available: budget.available, used: rendered.tokenCount, attempts },
         order,
         // What the input itself holds comes first, then what the build made of it.
-        warnings: [...inputWarnings, ...(budgetWarning === undefined ? [] : [budgetWarning]), ...internals.warnings],
+        warnings: [...inputWarnings, ...(budgetWarning === undefined ? [] : [budgetWarning]), ...internals.warnings, ...offloaded().warnings],
         violations,
         repairedViolations: repaired,
         cache: comparePrefix(previousPrefix, rendered.prefix),
-        offloaded: assembled().offloaded,
+        offloaded: offloaded().offloaded,
       };
       // Not enumerable: the same entries as entries and synthesized, so serialized reports do not hold them twice.
       return Object.defineProperty(built, "allEntries", { get: allEntries, enumerable: false }) as typeof built & Pick<BuildReport, "allEntries">;

@@ -1,0 +1,80 @@
+import { describe, expect, test } from "vitest";
+import type { Item, ItemInput } from "../model/item.js";
+import { wordTokenizer } from "../testing/index.js";
+import { cutMiddle } from "../text/cut-middle.js";
+import type { PipelinePlugin } from "./pipeline-hooks.js";
+import { createPipeline } from "./pipeline.js";
+
+const LOG = Array.from({ length: 400 }, (_, index) => `line ${index}: SECRET-${index}`).join("\n");
+
+/** A compress tap that cuts every long tool output and offloads the original, as truncation does. */
+const cutLongOutputs: PipelinePlugin = {
+  name: "CutLong",
+  apply(pipeline) {
+    pipeline.hooks.compress.tap({ name: "CutLong" }, (items, context) =>
+      items.map((item): Item => {
+        if (item.type !== "tool-result" || item.output.length < 1000) return item;
+        const { text, cut } = cutMiddle(item.output, { maxTokens: 200, tokenizer: wordTokenizer });
+        context.report.truncate(item, "over its cap", cut!, item.output);
+        return { ...item, output: text };
+      }),
+    );
+  },
+};
+
+/** A filter-stage redaction of every tool output. */
+const redactOutputs: PipelinePlugin = {
+  name: "RedactOutputs",
+  apply(pipeline) {
+    pipeline.hooks.filter.tap({ name: "RedactOutputs" }, (items, context) =>
+      items.map((item): Item => {
+        if (item.type !== "tool-result") return item;
+        context.report.repair(item, "redacted");
+        return { ...item, output: item.output.replaceAll(/SECRET-\d+/g, "[redacted]") };
+      }),
+    );
+  },
+};
+
+function conversation(metadata: ItemInput["metadata"] = {}): ItemInput[] {
+  return [
+    { id: "u1", type: "user", text: "Read the log." },
+    { id: "a1", type: "assistant", text: "", toolCalls: [{ id: "c1", name: "read_log", arguments: "{}" }] },
+    { id: "t1", type: "tool-result", callId: "c1", toolName: "read_log", output: LOG, metadata },
+    { id: "r1", type: "assistant", text: "Read it." },
+    { id: "u2", type: "user", text: "And now?" },
+  ];
+}
+
+describe("offloaded text a later stage kept from the model is withheld", () => {
+  test("a text cut and then sent is offloaded", async () => {
+    const result = await createPipeline({ plugins: [cutLongOutputs] }).build(conversation(), { tokenizer: wordTokenizer });
+    expect(result.report.offloaded.map((text) => [text.itemId, text.chars])).toEqual([["t1", LOG.length]]);
+    expect(result.report.warnings).toEqual([]);
+  });
+
+  test("a text cut and then dropped by the budget fit is not offloaded, without a warning", async () => {
+    const items = [...conversation(), ...Array.from({ length: 30 }, (_, index): ItemInput => ({ id: `m${index}`, type: index % 2 === 0 ? "user" : "assistant", text: "more words ".repeat(20) }))];
+    const result = await createPipeline({ plugins: [cutLongOutputs] }).build(items, { tokenizer: wordTokenizer, maxTokens: 500 });
+    expect(result.report.entries.find((entry) => entry.id === "t1")).toMatchObject({ decision: "dropped", plugin: "FitBudgetPlugin" });
+    expect(result.report.offloaded).toEqual([]);
+    expect(result.report.warnings).toEqual([]);
+  });
+
+  test.each<{ case: string; plugins: PipelinePlugin[]; metadata: ItemInput["metadata"]; says: string }>([
+    {
+      case: "left out (includeInContext: false)",
+      plugins: [cutLongOutputs],
+      metadata: { includeInContext: false },
+      says: "FilterPlugin then left out the item (filter: includeInContext is false)",
+    },
+    { case: "rewritten by a redaction plugin", plugins: [cutLongOutputs, redactOutputs], metadata: {}, says: "RedactOutputs then rewrote the item (filter: redacted)" },
+  ])("$case: not offloaded, with a warning", async ({ plugins, metadata, says }) => {
+    const result = await createPipeline({ plugins }).build(conversation(metadata), { tokenizer: wordTokenizer });
+    expect(result.report.offloaded).toEqual([]);
+    const handle = result.report.entries.find((entry) => entry.id === "t1")!.history[0]!;
+    expect(handle.decision).toBe("truncated");
+    expect(result.report.warnings).toEqual([expect.stringMatching(new RegExp(`^\\[ctxpipe\\] the text of item "t1" kept as ctx_[0-9a-f]{16} is not offloaded: ${says.replace(/[()]/g, "\\$&")}, so the model may not read it back$`))]);
+    expect(JSON.stringify(result.report.offloaded)).not.toContain("SECRET-");
+  });
+});

@@ -1,0 +1,41 @@
+// Offloaded text is what the model can read back (retrieve_context), so it is a model's input too:
+// a text cut or cleared before a later stage left its item out (includeInContext: false, a user's
+// filter) or rewrote it (a redaction plugin) is the very text that stage kept from the model. Such
+// texts are withheld from report.offloaded, with a warning when a stage after compress did it (the
+// marker's handle then reads as unknown, which is the point); a text whose item compress itself went
+// on to drop or summarize (the window after clearing) is not in the request to be asked for, and goes
+// without a word.
+import type { OffloadedText, ReportEvent } from "./build-report.js";
+
+const SHORTENING: ReadonlySet<string> = new Set(["cleared", "truncated"]);
+// Rewrites for structure only (ids, pairing, provider limits): the text stays the model's to read.
+const STRUCTURAL_REPAIRS: ReadonlySet<string> = new Set(["RepairOrphansPlugin", "HardLimitsPlugin"]);
+
+export function withholdOffloaded(
+  offloaded: ReadonlyArray<OffloadedText>,
+  events: ReadonlyMap<string, ReadonlyArray<ReportEvent>>,
+): { offloaded: ReadonlyArray<OffloadedText>; warnings: string[] } {
+  if (offloaded.length === 0) return { offloaded, warnings: [] };
+  const kept: OffloadedText[] = [];
+  const warnings: string[] = [];
+  for (const text of offloaded) {
+    const history = events.get(text.itemId) ?? [];
+    let after = 0;
+    for (let index = history.length - 1; index >= 0; index--) {
+      if (SHORTENING.has(history[index]!.decision)) {
+        after = index + 1;
+        break;
+      }
+    }
+    const later = history.slice(after).find((event) => event.decision !== "kept" && !(event.decision === "repaired" && STRUCTURAL_REPAIRS.has(event.plugin)));
+    if (later === undefined) {
+      kept.push(text);
+      continue;
+    }
+    if (later.stage === "compress" && later.decision !== "repaired") continue;
+    warnings.push(
+      `[ctxpipe] the text of item "${text.itemId}" kept as ${text.handle} is not offloaded: ${later.plugin} then ${later.decision === "repaired" ? "rewrote" : "left out"} the item (${later.stage}: ${later.reason}), so the model may not read it back`,
+    );
+  }
+  return { offloaded: kept, warnings };
+}
