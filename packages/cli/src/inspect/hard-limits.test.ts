@@ -51,6 +51,30 @@ describe("a 10.6-million-character tool result with no budget", () => {
     expect((await checkProviderValid(providerPipeline(), conversation)).flatMap((check) => check.problems.map((problem) => `${check.provider}: ${problem}`))).toEqual([]);
   });
 
+  test("a 10.6-million-character user message too: cut, provider-valid for every renderer, its head and the answer sent", { timeout: 120_000 }, async () => {
+    const pasted = `${QUESTION}\n${GIANT}`;
+    const input: ItemInput[] = [
+      { id: "u1", type: "user", text: pasted },
+      { id: "a1", type: "assistant", text: ANSWER },
+      { id: "u2", type: "user", text: "Thanks." },
+    ];
+    const pipeline = createPipeline({ plugins: [new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()] });
+    for (const renderer of ["openai", "anthropic", "gemini", "xml"] as const) {
+      const result = await pipeline.build(input, { renderer: renderer as "openai" });
+      const sent = JSON.stringify(result.request);
+      expect(result.report.violations, renderer).toEqual([]);
+      if (renderer !== "xml") expect(checkRules(RULES[renderer], result.request, {}), renderer).toEqual([]);
+      expect(longestString(result.request), renderer).toBeLessThanOrEqual(PROVIDER_MAX_STRING_LENGTH);
+      expect(sent.includes(QUESTION) && sent.includes(ANSWER) && sent.includes("Thanks."), renderer).toBe(true);
+      expect(result.report.entries.map((entry) => [entry.id, entry.decision, entry.cut?.handle]), renderer).toEqual([
+        ["u1", "truncated", contentHandle(pasted)],
+        ["a1", "kept", undefined],
+        ["u2", "kept", undefined],
+      ]);
+      expect(result.report.offloaded.map(({ handle, itemId }) => ({ handle, itemId })), renderer).toEqual([{ handle: contentHandle(pasted), itemId: "u1" }]);
+    }
+  });
+
   test("a fresh and a reused pipeline give byte-identical requests, for every renderer", { timeout: 120_000 }, async () => {
     const plugins = () => [new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()];
     const reused = createPipeline({ plugins: plugins() });
