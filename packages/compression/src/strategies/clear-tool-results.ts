@@ -9,6 +9,7 @@
 import { contentHandle, type Item, type ItemOf, type Items } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
+import { originalTextOf } from "./truncate-tool-results.js";
 
 export const clearToolResultsSettingsSchema = z.strictObject({
   type: z.literal("clear-tool-results"),
@@ -39,10 +40,15 @@ const placeholders = new WeakMap<Item, { text: string; item: ItemOf<"tool-result
 // A result's handle, hashed once per result object.
 const handles = new WeakMap<Item, string>();
 
+/** What a cleared result keeps whole: the original of a result truncate-tool-results cut, else its output. */
+function originalOf(item: ItemOf<"tool-result">): string {
+  return originalTextOf(item) ?? item.output;
+}
+
 function handleOf(item: ItemOf<"tool-result">): string {
   let handle = handles.get(item);
   if (handle === undefined) {
-    handle = contentHandle(item.output);
+    handle = contentHandle(originalOf(item));
     handles.set(item, handle);
   }
   return handle;
@@ -102,7 +108,7 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
           context.build.report.clear(item, `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it`);
           return replacement;
         }
-        const handle = context.build.report.offload(item, item.output);
+        const handle = context.build.report.offload(item, originalOf(item));
         context.build.report.clear(item, `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it, its original kept whole as ${handle}`);
         return replacement;
       });

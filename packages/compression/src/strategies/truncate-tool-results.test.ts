@@ -108,6 +108,20 @@ describe("truncate-tool-results", () => {
     expect(result.report.compression).toMatchObject({ triggered: false });
   });
 
+  test("a cut result that clear-tool-results clears later is offloaded whole, under the handle its marker named", async () => {
+    const items = [...toolTurn(1, 3000), ...toolTurn(2, 3000), ...toolTurn(3, 10)];
+    const original = (items[2] as { output: string }).output;
+    const result = await createPipeline({
+      plugins: [new CompressionPlugin({ strategies: [{ type: "truncate-tool-results", maxTokensPerResult: 1000 }, { type: "clear-tool-results", keepRecent: 0, clearAtLeast: 0 }], tokenBudget: 1200, minRecentMessages: 0 })],
+    }).build(items, { tokenizer: wordTokenizer });
+    const entry = result.report.entries.find((candidate) => candidate.id === "t1")!;
+    expect(entry.decision).toBe("cleared");
+    expect(entry.history.map((event) => event.decision)).toEqual(["truncated", "cleared"]);
+    const handle = contentHandle(original);
+    expect(result.report.offloaded.find((text) => text.itemId === "t1")).toEqual({ handle, itemId: "t1", text: original, chars: original.length });
+    expect(result.request.messages.find((message) => message.role === "tool" && message.tool_call_id === "call_1")?.content).toContain(`{"handle":"${handle}"}`);
+  });
+
   test("the marker is cutMarker's: the cut and its handle read back from the original", async () => {
     const output = words(2000, "x");
     const items: ItemInput[] = [

@@ -41,6 +41,15 @@ export function truncationCaps(budget: number, settings: Omit<TruncateToolResult
 // or calls' arguments (JSON a provider parses).
 const TEXT_TYPES: ReadonlySet<Item["type"]> = new Set(["user", "assistant", "error", "subagent-message", "subagent-result", "parent-message", "thinking"]);
 
+// The whole text each cut item was made from: a later strategy that clears a cut result offloads
+// the original (the handle its marker already names), not the cut copy.
+const originals = new WeakMap<Item, string>();
+
+/** The whole original text of an item truncate-tool-results cut, or undefined for any other item. */
+export function originalTextOf(item: Item): string | undefined {
+  return originals.get(item);
+}
+
 type Cut = NonNullable<ReturnType<typeof cutMiddle>["cut"]>;
 interface Truncated {
   readonly item: Item;
@@ -68,6 +77,7 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
     if (cached !== undefined) return cached ?? undefined;
     const { text: kept, cut } = cutMiddle(text, { maxTokens, tokenizer, headShare: options.headShare });
     const truncated = cut === undefined ? null : { item: Object.freeze(withText(item, kept)), cut, cap: maxTokens };
+    if (truncated !== null) originals.set(truncated.item, text);
     cuts.set(key, truncated);
     return truncated ?? undefined;
   };
