@@ -55,6 +55,9 @@ builds.forEach((build, index) => {
 const cutResult = (builds[1]?.request as { messages: Array<{ role: string; content: unknown }> } | undefined)?.messages.find((message) => message.role === "tool");
 const marker = typeof cutResult?.content === "string" ? /\[… [^\]]*\]/.exec(cutResult.content)?.[0] : undefined;
 if (marker !== undefined) console.log(`marker: ${marker}`);
+const systemPrompt = (builds[1]?.request as { messages: Array<{ role: string; content: unknown }> } | undefined)?.messages.find((message) => message.role === "system");
+const notice = typeof systemPrompt?.content === "string" ? /Context note: .*/.exec(systemPrompt.content)?.[0] : undefined;
+if (notice !== undefined) console.log(`notice: ${notice}`);
 const offloaded = await store.listOffloaded(CONVERSATION_ID);
 for (const info of offloaded) console.log(`stored: ${info.handle} (${figure(info.chars)} characters, of ${info.itemId})`);
 console.log(`${result.status} in ${result.turns} model calls.`);

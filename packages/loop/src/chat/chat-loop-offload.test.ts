@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { contentHandle, type OpenAIChatRequest } from "@ctxpipe/core";
 import { JsonlStore } from "@ctxpipe/store";
 import { describe, expect, test } from "vitest";
-import { counterIds, fixedClock, tempStore, textOf } from "../__fixtures__/loop-fixtures.js";
+import { counterIds, fixedClock, systemText, tempStore, textOf } from "../__fixtures__/loop-fixtures.js";
 import { type ScriptedAnswer, scriptedModel } from "../model/scripted-model.js";
 import type { LoopTool } from "../tools/loop-tool.js";
 import { ChatLoop } from "./chat-loop.js";
@@ -156,6 +156,19 @@ describe("ChatLoop: a giant tool output is cut, kept and read back", () => {
     await new ChatLoop({ model, store, tools: [readLog], buildOptions: { maxTokens: BUDGET } }).send({ conversationId: "c", userInput: "Read the log", toolPolicy });
     expect(model.calls.map((call) => toolNames(call.request as Request))).toStrictEqual([["read_log"], ["read_log"]]);
     expect((await store.listOffloaded("c")).map((info) => info.handle)).toStrictEqual([contentHandle(LOG)]);
+  });
+
+  test.for([
+    { name: "on by default", compression: undefined, notice: true },
+    { name: "on with compression options of your own", compression: { strategies: ["truncate-tool-results" as const] }, notice: true },
+    { name: "off with notice: false", compression: { strategies: ["truncate-tool-results" as const], notice: false }, notice: false },
+  ])("the notice to the model is $name", async ({ compression, notice }) => {
+    const model = scriptedModel([{ toolCalls: [{ name: "read_log" }] }, { text: "Cut." }], { model: "gpt-4o-mini" });
+    await new ChatLoop({ model, tools: [readLog], buildOptions: { maxTokens: BUDGET }, ...(compression === undefined ? {} : { compression }) }).send({ userInput: "Read the log" });
+    const [before, after] = model.calls.map((call) => systemText(call.request as OpenAIChatRequest));
+    const text = "Context note: to fit the context window, long tool results were cut to their start and end. Read cut or cleared text back with retrieve_context and the handle its marker names.";
+    expect(before).not.toContain("Context note");
+    expect(after!.includes(text)).toBe(notice);
   });
 
   test("an allow list that does not name retrieve_context still lets it be offered (it reads the conversation's own text)", async () => {

@@ -36,7 +36,11 @@ export interface LoopOptions {
   readonly tokenCounting?: TokenCountingOptions;
   /** Plugins added to the default pipelines, e.g. a renderer for the model's provider. */
   readonly plugins?: ReadonlyArray<PipelinePlugin>;
-  /** The default pipelines' CompressionPlugin, or false for none. Default: clear old tool results, then slide the window. */
+  /**
+   * The default pipelines' CompressionPlugin, or false for none. Default: DEFAULT_STRATEGIES (cut tool
+   * results over their cap, clear old tool results, then slide the window), with `notice: true`, which
+   * options of your own get too unless they say `notice: false`.
+   */
   readonly compression?: CompressionPluginOptions | false;
   /**
    * Passed to every build: maxTokens, reserveOutputTokens, validation, system... `maxTokens` and
@@ -172,7 +176,10 @@ export class PipelinePerConversation {
   }
 
   #create(): Pipeline {
-    const compression = this.#options.compression ?? { strategies: [...DEFAULT_STRATEGIES] };
+    // The notice is on in the loops unless the options say `notice: false`: a model told that a result
+    // was cut, and how to read it back, asks instead of guessing.
+    const given = this.#options.compression;
+    const compression = given === false ? false : { notice: true, ...(given ?? { strategies: [...DEFAULT_STRATEGIES] }) };
     const plugins = [...systemPromptPlugins(), ...(compression === false ? [] : [new CompressionPlugin(compression)]), ...(this.#options.plugins ?? [])];
     if (this.#counting === undefined) return createPipeline({ plugins });
     const { maxTokens, reserveOutputTokens } = this.#options.buildOptions ?? {};
