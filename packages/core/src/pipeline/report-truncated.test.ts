@@ -3,6 +3,7 @@ import type { Item, ItemOf } from "../model/item.js";
 import { toolLoopFixture, wordTokenizer } from "../testing/index.js";
 import { contentHandle } from "../text/content-handle.js";
 import { cutMiddle } from "../text/cut-middle.js";
+import { HardLimitsPlugin } from "../plugins/hard-limits-plugin.js";
 import { createPipeline } from "./pipeline.js";
 import type { PipelinePlugin } from "./pipeline-hooks.js";
 import type { StageContext } from "./stage-context.js";
@@ -72,6 +73,18 @@ describe("truncated items and report.offloaded", () => {
     // offload alone records no decision.
     expect(result.report.entries.find((entry) => entry.id === "a2")!.decision).toBe("kept");
     expect(result.report.entries.filter((entry) => entry.decision === "truncated").map((entry) => entry.id)).toEqual(["t1", "t2"]);
+  });
+
+  test("a text HardLimitsPlugin cut for a provider's string limit is offloaded: a provider limit is no policy, so the model may read it back", async () => {
+    const giant = "y".repeat(30_000);
+    const input = [{ id: "u1", type: "user" as const, text: "Read this." }, { id: "u2", type: "user" as const, text: giant }];
+    const pipeline = createPipeline({ plugins: [new HardLimitsPlugin({ maxChars: 20_000, wrappingRoom: 0 })] });
+    for (const build of [() => pipeline.build(input), () => pipeline.build(input)]) {
+      const result = await build();
+      expect(result.report.entries.map((entry) => entry.decision)).toEqual(["kept", "truncated"]);
+      expect(result.report.offloaded).toEqual([{ handle: contentHandle(giant), itemId: "u2", text: giant, chars: 30_000 }]);
+      expect(result.report.warnings).toEqual([]);
+    }
   });
 
   test("a build that cuts nothing has an empty offloaded list; the report field cannot be attached over", async () => {
