@@ -40,6 +40,8 @@ Output:
   --report                 Add the item-by-item report.
   --pretty                 Indent the JSON.
   --no-progress            Never draw the progress line on standard error.
+  --offload-dir DIR        Write each text the build cut or cleared, whole, to DIR/<handle>.txt
+                           (the handle its marker names); say on standard error how many.
 
 Exit status: 0 built; 2 input rejected (the message names the line or index, the message id and the
 field) or a budget that cannot hold the newest user turn; 1 anything else.`;
