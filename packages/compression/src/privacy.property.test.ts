@@ -1,7 +1,8 @@
 // Property for issue 20's "nothing excluded reaches a model": a secret placed in messages a build
 // leaves out (includeInContext: false, a stored system message the composed prompt replaces) or
 // rewrites (a redaction plugin, on whichever stage it taps) never appears in what the summarizer is
-// given, in the summary records, or in the request, for every strategy and chain, for every provider.
+// given, in the summary records, in the request or in the offloaded texts the model may read back, for
+// every strategy and chain, for every provider.
 import { BudgetExceededError, createPipeline, type Item, type ItemInput, type PipelinePlugin, STAGE } from "@ctxpipe/core";
 import { wordTokenizer } from "@ctxpipe/core/testing";
 import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin } from "@ctxpipe/renderers";
@@ -132,6 +133,8 @@ describe("nothing left out or redacted reaches the summarizer, the records or th
             if (result === undefined) return;
             expect(JSON.stringify(result.report.compression?.records ?? [])).not.toContain(secret);
             expect(JSON.stringify(result.request)).not.toContain(secret);
+            // Nor what the model may read back.
+            expect(JSON.stringify(result.report.offloaded)).not.toContain(secret);
             // Applied in a later build, the records bring nothing back either.
             const again = await pipeline.build(items, { renderer: renderer as "openai", tokenizer: wordTokenizer, system: "You are a careful engineer.", summaries: result.report.compression?.records ?? [] });
             expect(JSON.stringify(again.request)).not.toContain(secret);

@@ -31,7 +31,7 @@ import { comparePrefix } from "./compare-prefix.js";
 import { currentTurnOf } from "./estimate-tokens.js";
 import type { Budget, RenderResult, RequestPrefix, StageContext, ValidateContext } from "./stage-context.js";
 import { createTapOnlyHooks, type HookGuard } from "./tap-only-hooks.js";
-import { type PolicyView, policyViewFrom, registerPolicyView } from "./policy-view.js";
+import { type PolicyView, policyDecisionsOf, policyViewFrom, registerPolicyView } from "./policy-view.js";
 import { withholdOffloaded } from "./withhold-offloaded.js";
 import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
 
@@ -284,7 +284,10 @@ export class Pipeline implements PluginHost {
     };
     const allEntries = once(() => assembled().allEntries());
     // Nothing a later stage left out or rewrote may be read back by the model.
-    const offloaded = once(() => withholdOffloaded(assembled().offloaded, internals.log.byId()));
+    // The policy view over the input says what the later stages do to the originals, which the build's
+    // own stages may only have seen as placeholders; asked only when something was offloaded.
+    const inputPolicy = internals.offloaded.size === 0 ? undefined : policyDecisionsOf(await policyView(ordered));
+    const offloaded = once(() => withholdOffloaded(assembled().offloaded, internals.log.byId(), inputPolicy));
     const report = once((): BuildReport => {
       const built: Omit<BuildReport, "allEntries"> = {
         ...Object.fromEntries(internals.attachments),
@@ -393,7 +396,7 @@ export class Pipeline implements PluginHost {
       internals.stage = STAGE_LABELS[stage];
       items = await this.#raw[stage].promise(items, context as StageContext);
     }
-    return policyViewFrom(items);
+    return policyViewFrom(items, internals.log.byId());
   }
 
   async #render(hook: RenderBailHook, renderer: string, items: Items, context: ValidateContext): Promise<RenderResult<unknown>> {

@@ -6,6 +6,7 @@
 // The pipeline runs those stages over that list once per build, on a context of their own: their
 // decisions and warnings reach no report, and the build's own stages run as they always do.
 import type { Item } from "../model/item.js";
+import type { ReportEvent } from "./build-report.js";
 import type { Items } from "./pipeline-hooks.js";
 import type { StageContext } from "./stage-context.js";
 
@@ -20,16 +21,25 @@ export interface PolicyView {
 }
 
 const views = new WeakMap<object, () => Promise<PolicyView>>();
+// What the stages decided in the view's own run, for the pipeline (not part of the public view).
+const decisions = new WeakMap<PolicyView, ReadonlyMap<string, ReadonlyArray<ReportEvent>>>();
 
 /** Called by the pipeline for each build context it makes; `compute` runs at most once per build. */
 export function registerPolicyView(context: object, compute: () => Promise<PolicyView>): void {
   views.set(context, compute);
 }
 
-export function policyViewFrom(items: Items): PolicyView {
+export function policyViewFrom(items: Items, events: ReadonlyMap<string, ReadonlyArray<ReportEvent>> = new Map()): PolicyView {
   const byId = new Map<string, Item>();
   for (const item of items) byId.set(item.id, item);
-  return { items, sentFormOf: (id) => byId.get(id) };
+  const view: PolicyView = { items, sentFormOf: (id) => byId.get(id) };
+  decisions.set(view, events);
+  return view;
+}
+
+/** The decisions the view's run of the stages recorded, by item id. */
+export function policyDecisionsOf(view: PolicyView): ReadonlyMap<string, ReadonlyArray<ReportEvent>> {
+  return decisions.get(view) ?? new Map();
 }
 
 /**

@@ -46,7 +46,48 @@ function conversation(metadata: ItemInput["metadata"] = {}): ItemInput[] {
   ];
 }
 
+/** A compress tap that clears every long tool output, keeping the original offloaded. */
+const clearLongOutputs: PipelinePlugin = {
+  name: "ClearLong",
+  apply(pipeline) {
+    pipeline.hooks.compress.tap({ name: "ClearLong" }, (items, context) =>
+      items.map((item): Item => {
+        if (item.type !== "tool-result" || item.output.length < 1000) return item;
+        const handle = context.report.offload(item, item.output);
+        context.report.clear(item, "old result");
+        return { ...item, output: `[cleared: read ${handle} back]` };
+      }),
+    );
+  },
+};
+
+/** A filter-stage redaction that only touches outputs holding a secret (a placeholder holds none). */
+const redactSecrets: PipelinePlugin = {
+  name: "RedactSecrets",
+  apply(pipeline) {
+    pipeline.hooks.filter.tap({ name: "RedactSecrets" }, (items, context) =>
+      items.map((item): Item => {
+        if (item.type !== "tool-result" || !item.output.includes("SECRET-")) return item;
+        context.report.repair(item, "redacted");
+        return { ...item, output: item.output.replaceAll(/SECRET-\d+/g, "[redacted]") };
+      }),
+    );
+  },
+};
+
 describe("offloaded text a later stage kept from the model is withheld", () => {
+  test("a redaction that only the original would have met (the build sent a placeholder): withheld", async () => {
+    const result = await createPipeline({ plugins: [clearLongOutputs, redactSecrets] }).build(conversation(), { tokenizer: wordTokenizer });
+    expect(result.report.entries.find((entry) => entry.id === "t1")!.decision).toBe("cleared");
+    expect(result.report.offloaded).toEqual([]);
+    expect(result.report.warnings).toEqual([expect.stringMatching(/^\[ctxpipe\] the text of item "t1" kept as ctx_[0-9a-f]{16} is not offloaded: RedactSecrets then rewrote the item \(filter: redacted\), so the model may not read it back$/)]);
+  });
+
+  test("cleared with no policy against it: offloaded", async () => {
+    const result = await createPipeline({ plugins: [clearLongOutputs] }).build(conversation(), { tokenizer: wordTokenizer });
+    expect(result.report.offloaded.map((text) => text.itemId)).toEqual(["t1"]);
+  });
+
   test("a text cut and then sent is offloaded", async () => {
     const result = await createPipeline({ plugins: [cutLongOutputs] }).build(conversation(), { tokenizer: wordTokenizer });
     expect(result.report.offloaded.map((text) => [text.itemId, text.chars])).toEqual([["t1", LOG.length]]);

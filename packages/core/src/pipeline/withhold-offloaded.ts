@@ -8,12 +8,18 @@
 import type { OffloadedText, ReportEvent } from "./build-report.js";
 
 const SHORTENING: ReadonlySet<string> = new Set(["cleared", "truncated"]);
-// Rewrites for structure only (ids, pairing, provider limits): the text stays the model's to read.
-const STRUCTURAL_REPAIRS: ReadonlySet<string> = new Set(["RepairOrphansPlugin", "HardLimitsPlugin"]);
+// Plugins that change items for structure only (ids, pairing, provider limits), never for policy.
+const STRUCTURAL: ReadonlySet<string> = new Set(["RepairOrphansPlugin", "HardLimitsPlugin"]);
 
+/**
+ * `events`: the build's decisions by item id. `policy`: the decisions of the policy view's run over
+ * the input (filter, repair-orphans, insert-system), which see the original where the build's own
+ * stages saw only a placeholder: a redaction there means the original is not the model's to read.
+ */
 export function withholdOffloaded(
   offloaded: ReadonlyArray<OffloadedText>,
   events: ReadonlyMap<string, ReadonlyArray<ReportEvent>>,
+  policy: ReadonlyMap<string, ReadonlyArray<ReportEvent>> = new Map(),
 ): { offloaded: ReadonlyArray<OffloadedText>; warnings: string[] } {
   if (offloaded.length === 0) return { offloaded, warnings: [] };
   const kept: OffloadedText[] = [];
@@ -27,7 +33,9 @@ export function withholdOffloaded(
         break;
       }
     }
-    const later = history.slice(after).find((event) => event.decision !== "kept" && !(event.decision === "repaired" && STRUCTURAL_REPAIRS.has(event.plugin)));
+    // A cut or a structural fix (ids, pairing, a provider's string limit) keeps the text the model's to read.
+    const decisive = (event: ReportEvent) => event.decision !== "kept" && !SHORTENING.has(event.decision) && !STRUCTURAL.has(event.plugin);
+    const later = history.slice(after).find(decisive) ?? (policy.get(text.itemId) ?? []).find(decisive);
     if (later === undefined) {
       kept.push(text);
       continue;
