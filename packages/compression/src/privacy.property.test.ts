@@ -15,7 +15,7 @@ const NOW = Date.UTC(2025, 0, 1);
 const TIMEOUT = 120_000;
 const LIMIT = { interruptAfterTimeLimit: 20_000 } as const;
 
-type Kind = "sliding-window" | "clear-tool-results" | "summarize" | "priority";
+type Kind = "sliding-window" | "clear-tool-results" | "summarize" | "priority" | "truncate-tool-results";
 const CHAINS: ReadonlyArray<ReadonlyArray<Kind>> = [
   ["summarize"],
   ["clear-tool-results", "summarize", "sliding-window"],
@@ -24,6 +24,9 @@ const CHAINS: ReadonlyArray<ReadonlyArray<Kind>> = [
   ["sliding-window"],
   ["clear-tool-results"],
   ["priority", "sliding-window"],
+  // The default chain, and truncation ahead of a summary: cut and cleared originals are offloaded.
+  ["truncate-tool-results", "clear-tool-results", "sliding-window"],
+  ["truncate-tool-results", "summarize"],
 ];
 
 type Hook = "compress" | "filter" | "repairOrphans" | "insertSystem";
