@@ -151,7 +151,6 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
       ...setup.options,
       renderer: model.renderer,
       ...(model.model === undefined ? {} : { model: model.model }),
-      tools: toolDefinitions(setup.tools),
       // The store keeps records as they were appended; the summaries option reads and checks them.
       summaries: conversation.summaries as ReadonlyArray<SummaryRecordInput>,
       // Compression inside the loop touches only the history before this call: the current loop is protected.
