@@ -74,6 +74,7 @@ const DECISION_OF_METHOD: Readonly<Record<string, string>> = {
   merge: "merged",
   summarize: "summarized",
   clear: "cleared",
+  truncate: "truncated",
 };
 
 /** The keys of BuildOptions: core's interface and every package's declaration merging, read from source. */

@@ -69,6 +69,13 @@ export async function checkProviderValid(pipeline: Pipeline, items: ReadonlyArra
         if (entry.reason.length === 0) problems.push(`item ${index} ("${item.id}") is ${entry.decision} without a reason`);
         return;
       }
+      // A truncated text is sent in part: its head (before the cut) must be in the request.
+      if (entry.decision === "truncated") {
+        if (entry.reason.length === 0) problems.push(`item ${index} ("${item.id}") is truncated without a reason`);
+        const head = (item.text ?? "").slice(0, Math.min(entry.cut?.from ?? 0, 200)).toWellFormed();
+        if (!sent.includes(JSON.stringify(head).slice(1, -1))) problems.push(`item ${index} ("${item.id}") is truncated, but the head of its text is not in the request`);
+        return;
+      }
       const text = (item.text ?? "").toWellFormed();
       if (!sent.includes(JSON.stringify(text).slice(1, -1))) problems.push(`item ${index} ("${item.id}") is ${entry.decision}, but its text is not in the request`);
     });
