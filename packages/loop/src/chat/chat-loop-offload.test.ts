@@ -69,11 +69,13 @@ describe("ChatLoop: a giant tool output is cut, kept and read back", () => {
     );
     const loop = new ChatLoop({ model, store, tools: [readLog], newId: counterIds("m"), now: fixedClock(), buildOptions: { maxTokens: BUDGET } });
     const builds: Array<{ tokens: number; included: ReadonlyArray<string> }> = [];
+    const offloadedEvents: unknown[] = [];
     const result = await loop.send({
       conversationId: "c",
       userInput: "Why did the service stop?",
       onEvent: (event) => {
         if (event.type === "built") builds.push({ tokens: event.result.tokenCount, included: event.result.includedIds });
+        if (event.type === "offloaded") offloadedEvents.push(event.offloaded);
       },
     });
     expect(result.status).toBe("completed");
@@ -95,6 +97,8 @@ describe("ChatLoop: a giant tool output is cut, kept and read back", () => {
     const marker = requestIn(cutResult)!;
     expect(marker.handle).toBe(handle);
     expect(await store.loadOffloaded("c", handle)).toStrictEqual({ handle, itemId: resultId, text: LOG, createdAt: expect.any(String) });
+    // Told once, when first stored, without the text.
+    expect(offloadedEvents).toStrictEqual([[{ handle, itemId: resultId, chars: LOG.length, createdAt: expect.any(String) }]]);
 
     // The model's two retrieve_context calls read the cut range from its start, in order, exactly.
     const replies = result.persisted.filter((message) => message.role === "tool" && message.toolName === "retrieve_context").map((message) => message.content as string);

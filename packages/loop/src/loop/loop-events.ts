@@ -3,7 +3,7 @@
 // deltas included, so a UI that lost its connection resumes after the last number it saw.
 import type { SummaryRecord } from "@ctxpipe/compression";
 import type { BuildResult } from "@ctxpipe/core";
-import type { StoredMessage } from "@ctxpipe/store";
+import type { OffloadedInfo, StoredMessage } from "@ctxpipe/store";
 import type { ModelError } from "../model/model-error.js";
 import type { ModelReply, ModelToolCall } from "../model/model-adapter.js";
 
@@ -17,6 +17,11 @@ export type LoopEventBody =
   | { readonly type: "built"; readonly turn: number; readonly result: BuildResult<unknown> }
   /** Compression made summary records; they are persisted before the model is called. */
   | { readonly type: "summarized"; readonly records: ReadonlyArray<SummaryRecord> }
+  /**
+   * Texts the build cut or cleared were kept whole (in the store, or in memory for the call) before the
+   * model is called; `retrieve_context` reads them back by handle. Without the texts themselves.
+   */
+  | { readonly type: "offloaded"; readonly offloaded: ReadonlyArray<OffloadedInfo> }
   | { readonly type: "replied"; readonly turn: number; readonly reply: ModelReply }
   /**
    * A model call attempt failed. With willRetry, the loop waits delayMs and sends the same request again;

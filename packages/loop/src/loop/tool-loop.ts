@@ -84,14 +84,15 @@ function canOfferRetrieveContext(setup: TurnSetup, tool: LoopTool): boolean {
 }
 
 /**
- * How much one retrieve_context call returns: what the next build keeps of a tool result whole. The
- * default truncation caps a result at a quarter of the budget (at most 8,000 tokens); at two characters
- * a token (dense logs and code count more tokens per character than prose) the part fits under it.
+ * How much one retrieve_context call returns, so that what the model reads back stays whole in the next
+ * builds: the default truncation caps one result at a quarter of the budget and all of a turn's tool
+ * results at half of it. A quarter of the budget in characters is at most an eighth in tokens (two or
+ * more characters a token, dense logs included), so a cut result and a few replies fit together.
  */
 function retrieveMaxChars(build: BuildResult<unknown> | undefined): number {
   const available = build?.report.budget?.available;
   if (available === undefined) return DEFAULT_RETRIEVE_MAX_CHARS;
-  return Math.max(1000, Math.min(DEFAULT_RETRIEVE_MAX_CHARS, 2 * Math.min(8000, Math.floor(available / 4))));
+  return Math.max(1000, Math.min(DEFAULT_RETRIEVE_MAX_CHARS, Math.floor(available / 4)));
 }
 
 function toolDefinitions(tools: ReadonlyArray<LoopTool>) {
@@ -173,6 +174,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
       const records: OffloadedRecord[] = fresh.map(({ handle, itemId, text }) => ({ handle, itemId, text, createdAt }));
       await log.appendOffloaded(records);
       for (const record of records) storedHandles.add(record.handle);
+      events.emit({ type: "offloaded", offloaded: records.map(({ handle, itemId, text }) => ({ handle, itemId, chars: text.length, createdAt })) });
     }
     events.emit({ type: "built", turn, result });
     const records = result.report.compression?.records ?? [];
