@@ -54,6 +54,21 @@ describe("FitBudgetPlugin and pinned items", () => {
     expect((error as BudgetExceededError).detail).toMatch(/^The newest turn \(from item "u2"\), the system prompt and the pinned items "spec" \(300 tokens\) need about \d+ tokens on their own; nothing older that is not pinned is left to drop\.$/);
   });
 
+  test("without a budget fit, a request over budget that holds only pinned turns and the newest says so", async () => {
+    const items: ItemInput[] = [
+      { id: "spec", type: "user", text: "word ".repeat(100).trim(), metadata: { pinned: true } },
+      { id: "ok", type: "assistant", text: "Understood." },
+      { id: "q", type: "user", text: "Go on." },
+    ];
+    const error = await createPipeline({ defaults: { fitBudget: false } })
+      .build(items, { tokenizer: wordTokenizer, maxTokens: 50 })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(BudgetExceededError);
+    expect((error as BudgetExceededError).detail).toBe(
+      'Nothing older than the newest turn (from item "q") but the turns of pinned items was left in the request; that turn, the system prompt and the pinned items "spec" (100 tokens) do not fit on their own.',
+    );
+  });
+
   test("a stored message's pinned field imports into metadata.pinned", () => {
     const [item] = importStoredMessages([{ id: "m1", role: "user", content: "The spec.", pinned: true }]);
     expect(item).toEqual({ id: "m1", type: "user", role: "user", text: "The spec.", metadata: { pinned: true } });
