@@ -13,7 +13,7 @@ describe("@ctxpipe/cli public types", () => {
     if (command.name === "inspect") {
       expectTypeOf(command.options.html).toEqualTypeOf<string | undefined>();
       expectTypeOf(command.options.provider).toEqualTypeOf<"openai" | "anthropic" | "gemini" | "xml">();
-      expectTypeOf(command.options.compression).toEqualTypeOf<ReadonlyArray<"sliding-window" | "clear-tool-results" | "summarize" | "priority"> | false>();
+      expectTypeOf(command.options.compression).toEqualTypeOf<ReadonlyArray<"truncate-tool-results" | "sliding-window" | "clear-tool-results" | "summarize" | "priority"> | false>();
     }
     if (command.name === "build") {
       // @ts-expect-error: --html is inspect's
