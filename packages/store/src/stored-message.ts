@@ -26,6 +26,8 @@ export interface StoredMessage {
   /** Milliseconds the tool took. */
   readonly duration?: number;
   readonly includeInContext?: boolean;
+  /** true: compression never drops, clears, cuts or summarizes it, and the budget fit keeps it. */
+  readonly pinned?: boolean;
   readonly [field: string]: unknown;
 }
 

@@ -18,7 +18,7 @@ test("the error names every issue with index, id and field path", () => {
       validateMessages("conv", [
         { id: "1", role: "user", content: "ok" },
         { id: "2", role: "tool", tool_call_id: 5, duration: "12", content: [{ text: "a", at: new Date(0) }] },
-        { role: "assistant", includeInContext: "yes" },
+        { role: "assistant", includeInContext: "yes", pinned: 1 },
       ]);
     } catch (caught) {
       return caught;
@@ -31,6 +31,7 @@ test("the error names every issue with index, id and field path", () => {
     { index: 1, id: "2", field: "content.0.at", message: "a Date is not a plain JSON value (convert it first, e.g. a Date to its ISO string)" },
     { index: 2, field: "id", message: "must be a non-empty string" },
     { index: 2, field: "includeInContext", message: "must be a boolean when present" },
+    { index: 2, field: "pinned", message: "must be a boolean when present" },
   ]);
   expect(error.message).toBe(
     [
@@ -40,6 +41,7 @@ test("the error names every issue with index, id and field path", () => {
       '  [1] (id "2") content.0.at: a Date is not a plain JSON value (convert it first, e.g. a Date to its ISO string)',
       "  [2] id: must be a non-empty string",
       "  [2] includeInContext: must be a boolean when present",
+      "  [2] pinned: must be a boolean when present",
     ].join("\n"),
   );
 });

@@ -21,6 +21,7 @@ export function storedMessageProblems(value: unknown): FieldProblem[] {
   if (value.tool_calls !== undefined && !Array.isArray(value.tool_calls)) problems.push({ field: "tool_calls", message: "must be an array when present" });
   if (value.duration !== undefined && typeof value.duration !== "number") problems.push({ field: "duration", message: "must be a number (milliseconds) when present" });
   if (value.includeInContext !== undefined && typeof value.includeInContext !== "boolean") problems.push({ field: "includeInContext", message: "must be a boolean when present" });
+  if (value.pinned !== undefined && typeof value.pinned !== "boolean") problems.push({ field: "pinned", message: "must be a boolean when present" });
   return problems;
 }
 
