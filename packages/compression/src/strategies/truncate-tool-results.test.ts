@@ -55,6 +55,18 @@ describe("truncate-tool-results", () => {
     expect(big.report.compression?.triggered).toBe(false);
   });
 
+  test("never cuts a pinned item, and leaves it out of its turn's level: the other results are cut as if it were not there", async () => {
+    const items = [...toolTurn(1, 900), ...toolTurn(2, 900)];
+    const pinned = items.map((item) => (item.id === "t1" ? { ...item, metadata: { pinned: true } } : item));
+    const result = await createPipeline({ plugins: [plugin({ maxTokensPerResult: 400 }, 1_000_000)] }).build(pinned, { tokenizer: wordTokenizer });
+    expect(truncated(result)).toEqual(["t2"]);
+    const whole = result.request.messages.find((message) => message.role === "tool" && message.tool_call_id === "call_1")!;
+    expect(whole.content).toBe(words(900, "w"));
+    expect(result.report.entries.find((entry) => entry.id === "t1")?.decision).toBe("kept");
+    // Without the pin, both are cut.
+    expect(truncated(await createPipeline({ plugins: [plugin({ maxTokensPerResult: 400 }, 1_000_000)] }).build(items, { tokenizer: wordTokenizer }))).toEqual(["t1", "t2"]);
+  });
+
   test("cuts a single oversized text too: a log pasted in the user's question", async () => {
     const items: ItemInput[] = [{ id: "u1", type: "user", text: `Why does this fail?\n${words(3000, "log")}` }];
     const result = await createPipeline({ plugins: [plugin({ maxTokensPerResult: 300 })] }).build(items, { tokenizer: wordTokenizer });

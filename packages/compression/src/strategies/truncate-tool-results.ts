@@ -2,8 +2,9 @@
 // a marker between them saying how much was cut and the handle to read it back by. It runs in every
 // build with a budget, before the trigger is decided, and also on the current turn: the item stays
 // under its id, so a call keeps its result, and a giant output no longer costs the turn that holds it.
-// The same text under the same cap is cut the same way, so the request's prefix stays put.
-import { cutMiddle, type Item, type Items, type Tokenizer } from "@ctxpipe/core";
+// The same text under the same cap is cut the same way, so the request's prefix stays put. Pinned
+// items are never cut (only a provider's hard string limit, in core, can cut one).
+import { cutMiddle, type Item, type Items, isPinned, type Tokenizer } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
 
@@ -90,6 +91,8 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
       const caps = truncationCaps(context.budget, options);
       const replaced = new Map<string, Truncated>();
       for (const item of items) {
+        // A pinned item is sent as written: the application asked for all of it.
+        if (isPinned(item)) continue;
         const cap = item.type === "tool-result" ? caps.perResult : TEXT_TYPES.has(item.type) ? caps.perText : undefined;
         if (cap === undefined) continue;
         const truncated = truncate(item, cap, build.tokenizer);
@@ -100,7 +103,7 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
         const results: Array<{ item: Item; tokens: number }> = [];
         for (const id of group.itemIds) {
           const item = context.itemById(id);
-          if (item?.type !== "tool-result") continue;
+          if (item?.type !== "tool-result" || isPinned(item)) continue;
           results.push({ item, tokens: build.countTokens(replaced.get(id)?.item ?? item) });
         }
         const level = levelFor(results, caps.perTurn);
