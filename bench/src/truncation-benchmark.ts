@@ -5,6 +5,7 @@
 // request broke the provider's prompt cache (the previous request is not a prefix of the new one).
 import { CompressionPlugin, DEFAULT_STRATEGIES, type StrategyInput } from "@ctxpipe/compression";
 import { createPipeline, type ItemInput, type Tokenizer } from "@ctxpipe/core";
+import { seededRandom } from "@ctxpipe/core/testing";
 import { AGENT_SYSTEM_PROMPT } from "./agent-loop-benchmark.js";
 import { measure, type Timing } from "./measure.js";
 
@@ -36,16 +37,6 @@ export interface TruncationBenchmarkFigures {
   readonly configurations: ReadonlyArray<TruncationFigures>;
 }
 
-/** 32-bit mulberry PRNG: the same sizes and lines on every run. */
-function random(state: number): () => number {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const LEVELS = ["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"];
 const PATHS = ["/api/items", "/api/users", "/api/orders", "/health", "/api/search"];
 
@@ -63,7 +54,7 @@ export function logOutput(bytes: number, next: () => number): string {
 
 /** The loop's turns: a question, a call, its 10–500 KB output, and the answer appended after the build. */
 export function giantOutputTurns(turns: number, seed = 42): Array<{ readonly before: ItemInput[]; readonly answer: ItemInput }> {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: turns }, (_, turn) => {
     const bytes = 10_000 + Math.floor(next() * 490_000);
     return {

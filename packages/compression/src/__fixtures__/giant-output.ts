@@ -1,16 +1,10 @@
 // Conversations whose newest turn holds a giant tool output (a log of megabytes), for the tests of
 // truncation in the default chain: the same bytes on every run.
 import type { ItemInput } from "@ctxpipe/core";
+import { seededRandom } from "@ctxpipe/core/testing";
 
-/** 32-bit mulberry PRNG. */
-export function randomFrom(state: number): () => number {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The fixtures' seeded random source. */
+export const randomFrom = seededRandom;
 
 const LEVELS = ["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"];
 
