@@ -120,14 +120,9 @@ describe.for(["openai", "anthropic"] as const)("%s", (provider) => {
   test("report.cache says where each request stops matching the previous one, as the provider saw it", () => {
     const calls = run(provider).turns.flatMap((turn) => turn.calls);
     const caches = calls.map(({ build: { report } }) => [report.cache.compared, report.cache.breaksAt, report.cache.sameMessages === report.cache.previousMessages]);
-    expect(caches).toEqual(
-      provider === "openai"
-        ? // Turn 1's second call passed the next compression step: the new summary follows the system prompt.
-          [[false, undefined, true], [true, "messages", false], [true, undefined, true], [true, undefined, true]]
-        : // Claude's counts are estimates with a margin, so its history was compressed further on the first
-          // call; turn 2's second call summarizes again, and the summary lives in the top-level system.
-          [[false, undefined, true], [true, undefined, true], [true, undefined, true], [true, "system", false]],
-    );
+    // The first call of each conversation compresses (it summarizes); every later request starts with the
+    // whole previous one, the persisted summary applied again without a summarizer call.
+    expect(caches).toEqual([[false, undefined, true], [true, undefined, true], [true, undefined, true], [true, undefined, true]]);
     // The server compares each request with those it received before: the same prefix.
     const received = turnRequests(provider);
     calls.forEach(({ build: { report } }, index) => {
