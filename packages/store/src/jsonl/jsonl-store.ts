@@ -17,7 +17,7 @@ import { conversationFileName, conversationIdFromFileName } from "./conversation
 import { GroupCommitWriter, type LogTarget } from "./group-commit-writer.js";
 import { encodeRecordLines } from "./log-record.js";
 import { LogReader } from "./log-reader.js";
-import { encodeOffloadHeaderLine, encodeOffloadLines, OFFLOAD_DIRECTORY } from "./offload-log.js";
+import { encodeOffloadHeaderLine, OFFLOAD_DIRECTORY } from "./offload-log.js";
 import { OffloadReader } from "./offload-reader.js";
 import { syncDirectory } from "./sync-directory.js";
 
@@ -92,7 +92,7 @@ export class JsonlStore implements ConversationStore {
     const stored = new Set((await this.#offloadReader.list(target.logPath, conversationId)).map((info) => info.handle));
     // Two processes may still both write a handle; readers keep its first record.
     const fresh = valid.filter((record) => !stored.has(record.handle));
-    if (fresh.length > 0) await this.#writer.append(target, encodeOffloadLines(fresh));
+    if (fresh.length > 0) await this.#writer.append(target, encodeRecordLines("offloaded", fresh));
   }
 
   async loadOffloaded(conversationId: string, handle: string): Promise<OffloadedRecord | undefined> {

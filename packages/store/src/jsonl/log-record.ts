@@ -20,7 +20,7 @@ export function encodeHeaderLine(conversationId: string): string {
 }
 
 /** The records must have been validated (validateMessages): JSON.stringify then carries them exactly. */
-export function encodeRecordLines(kind: "message" | "summary", records: ReadonlyArray<object>): string {
+export function encodeRecordLines(kind: "message" | "summary" | "offloaded", records: ReadonlyArray<object>): string {
   let text = "";
   for (const record of records) text += `{"${kind}":${JSON.stringify(record)}}\n`;
   return text;
@@ -28,13 +28,8 @@ export function encodeRecordLines(kind: "message" | "summary", records: Readonly
 
 /** Decodes one line; returns the reason when the line is not a record this version wrote. */
 export function decodeLogLine(line: string, lineNumber: number): LogRecord | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    return `not valid JSON (${(error as Error).message})`;
-  }
-  if (!isPlainObject(value)) return "not a JSON object";
+  const value = parseObjectLine(line);
+  if (typeof value === "string") return value;
   const keys = Object.keys(value);
   const kind = keys.length === 1 ? keys[0] : undefined;
   if (lineNumber === 1) return kind === "log" ? decodeHeader(value.log) : "the first line is not a ctxpipe conversation log header";
@@ -54,4 +49,15 @@ function decodeHeader(header: unknown): LogRecord | string {
   if (header.version !== LOG_VERSION) return `the log has format version ${JSON.stringify(header.version)}; this version of @ctxpipe/store reads version ${LOG_VERSION}`;
   if (typeof header.conversationId !== "string") return "the header has no conversationId";
   return { kind: "header", conversationId: header.conversationId };
+}
+
+/** A line of either log as a JSON object, or the reason it is not one. */
+export function parseObjectLine(line: string): Record<string, unknown> | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return `not valid JSON (${(error as Error).message})`;
+  }
+  return isPlainObject(value) ? value : "not a JSON object";
 }

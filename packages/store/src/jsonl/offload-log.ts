@@ -8,6 +8,7 @@
 import type { OffloadedRecord } from "../offloaded-record.js";
 import { isPlainObject } from "../validate-json-value.js";
 import { offloadedRecordProblems } from "../validate-offloaded-records.js";
+import { parseObjectLine } from "./log-record.js";
 
 export const OFFLOAD_LOG_FORMAT = "ctxpipe.offloaded";
 export const OFFLOAD_LOG_VERSION = 1;
@@ -17,22 +18,10 @@ export function encodeOffloadHeaderLine(conversationId: string): string {
   return `${JSON.stringify({ log: { format: OFFLOAD_LOG_FORMAT, version: OFFLOAD_LOG_VERSION, conversationId } })}\n`;
 }
 
-/** The records must have been validated (validateOffloadedRecords). */
-export function encodeOffloadLines(records: ReadonlyArray<OffloadedRecord>): string {
-  let text = "";
-  for (const record of records) text += `{"offloaded":${JSON.stringify(record)}}\n`;
-  return text;
-}
-
 /** Decodes one line: the header's conversation id, a record, or the reason the line is not one. */
 export function decodeOffloadLine(line: string, lineNumber: number): { readonly conversationId: string } | { readonly record: OffloadedRecord } | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    return `not valid JSON (${(error as Error).message})`;
-  }
-  if (!isPlainObject(value)) return "not a JSON object";
+  const value = parseObjectLine(line);
+  if (typeof value === "string") return value;
   if (lineNumber === 1) {
     const header = value.log;
     if (!isPlainObject(header) || header.format !== OFFLOAD_LOG_FORMAT || typeof header.conversationId !== "string") return "the first line is not a ctxpipe offload log header";
