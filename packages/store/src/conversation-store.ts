@@ -2,6 +2,7 @@
 // same contract tests (@ctxpipe/store/testing), which a third-party store can run too.
 import type { OffloadedInfo, OffloadedRecord } from "./offloaded-record.js";
 import type { StoredMessage, StoredSummaryRecord } from "./stored-message.js";
+import type { TokenCountRecord } from "./token-count-record.js";
 
 /** Something the store noticed while loading and worked around, such as a torn last line after a crash. */
 export interface StoreWarning {
@@ -55,5 +56,14 @@ export interface ConversationStore {
   loadOffloaded?(conversationId: string, handle: string): Promise<OffloadedRecord | undefined>;
   /** Every handle stored for the conversation, in the order first stored, without the texts. */
   listOffloaded?(conversationId: string): Promise<ReadonlyArray<OffloadedInfo>>;
+  /**
+   * Keeps token counts (a cache: losing records costs only recounting, so it need not be durable when
+   * it resolves). Idempotent per (encoding, key): a pair already stored (or given twice) keeps its first
+   * record. Rejects with StoreInputError naming the index, key and field before writing anything.
+   * Optional like the offloading methods: without it (and loadTokenCounts) a new process counts again.
+   */
+  appendTokenCounts?(conversationId: string, records: ReadonlyArray<TokenCountRecord>): Promise<void>;
+  /** Every record kept for the conversation, in any order; [] for an unknown conversation. A torn or unreadable record is skipped, never an error. */
+  loadTokenCounts?(conversationId: string): Promise<ReadonlyArray<TokenCountRecord>>;
 }
 

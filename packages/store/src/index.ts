@@ -15,3 +15,6 @@ export { validateMessages } from "./validate-messages.js";
 export { OFFLOADED_HANDLE_PATTERN, offloadedRecordProblems, validateOffloadedRecords } from "./validate-offloaded-records.js";
 export { type OffloadingStore, supportsOffloading } from "./supports-offloading.js";
 export { validateSummaryRecords } from "./validate-summary-records.js";
+export type { TokenCountRecord } from "./token-count-record.js";
+export { supportsTokenCounts, type TokenCountingStore } from "./supports-token-counts.js";
+export { MAX_TOKEN_COUNT_ENCODING_LENGTH, TOKEN_COUNT_KEY_PATTERN, tokenCountRecordProblems, validateTokenCountRecords } from "./validate-token-count-records.js";
