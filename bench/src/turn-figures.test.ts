@@ -1,0 +1,47 @@
+import { expect, test } from "vitest";
+import { timeTurns, turnFigures } from "./turn-figures.js";
+
+/** A clock that moves only when a turn says so. */
+function manualClock() {
+  let time = 0;
+  return {
+    now: () => time,
+    advance: (milliseconds: number) => {
+      time += milliseconds;
+    },
+  };
+}
+
+test("every turn runs in order, and each one's time is what its run took", async () => {
+  const clock = manualClock();
+  const seen: number[] = [];
+  const times = await timeTurns(
+    4,
+    async (turn) => {
+      await Promise.resolve();
+      seen.push(turn);
+      clock.advance(turn + 1);
+    },
+    { now: clock.now },
+  );
+  expect({ seen, times }).toEqual({ seen: [0, 1, 2, 3], times: [1, 2, 3, 4] });
+});
+
+test("the budget stops new turns once spent, and the first turn always runs", async () => {
+  const clock = manualClock();
+  const spend = (milliseconds: number) => () => clock.advance(milliseconds);
+  expect(await timeTurns(10, spend(30), { budgetMs: 100, now: clock.now })).toEqual([30, 30, 30, 30]);
+  expect(await timeTurns(10, spend(500), { budgetMs: 100, now: clock.now })).toEqual([500]);
+});
+
+test.for([
+  { samples: [7], expected: { runs: 1, median: 7, p90: 7, worst: 7 } },
+  { samples: [4, 1, 3, 2], expected: { runs: 4, median: 2.5, p90: 4, worst: 4 } },
+  { samples: [10, 1, 2, 3, 4, 5, 6, 7, 8, 9], expected: { runs: 10, median: 5.5, p90: 9, worst: 10 } },
+])("turnFigures($samples)", ({ samples, expected }) => {
+  expect(turnFigures(samples)).toEqual(expected);
+});
+
+test("no turns is a RangeError", () => {
+  expect(() => turnFigures([])).toThrow(new RangeError("turn figures need at least one turn"));
+});

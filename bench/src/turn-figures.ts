@@ -1,0 +1,42 @@
+// Timed turns of a loop, and the figures printed for them: median, p90 and the worst turn. A path
+// that is slow today gets a time budget, so the whole run stays minutes long while a fast path still
+// runs all its turns.
+import { percentile } from "./percentile.js";
+
+export interface TurnFigures {
+  readonly runs: number;
+  readonly median: number;
+  readonly p90: number;
+  readonly worst: number;
+}
+
+export interface TimeTurnsOptions {
+  /** Stop starting new turns once this many milliseconds have passed (at least one turn always runs). */
+  readonly budgetMs?: number;
+  /** The clock, in milliseconds. Default performance.now; tests pass their own. */
+  readonly now?: () => number;
+}
+
+/** Runs `run` for turns 0, 1, 2… up to `turns` (or the budget), one after another; each turn's wall time in milliseconds. */
+export async function timeTurns(turns: number, run: (turn: number) => unknown | Promise<unknown>, options: TimeTurnsOptions = {}): Promise<number[]> {
+  const now = options.now ?? (() => performance.now());
+  const budgetMs = options.budgetMs ?? Number.POSITIVE_INFINITY;
+  const times: number[] = [];
+  const started = now();
+  for (let turn = 0; turn < turns; turn++) {
+    if (turn > 0 && now() - started >= budgetMs) break;
+    const before = now();
+    await run(turn);
+    times.push(now() - before);
+  }
+  return times;
+}
+
+/** The median (the mean of the middle two for an even count), the nearest-rank p90 and the worst of `samples`. */
+export function turnFigures(samples: ReadonlyArray<number>): TurnFigures {
+  if (samples.length === 0) throw new RangeError("turn figures need at least one turn");
+  const sorted = [...samples].sort((left, right) => left - right);
+  const middle = sorted.length / 2;
+  const median = sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { runs: sorted.length, median, p90: percentile(sorted, 0.9), worst: sorted[sorted.length - 1]! };
+}
