@@ -1,4 +1,4 @@
-import type { PipelinePlugin, Tokenizer, TokenizerRequest } from "@ctxpipe/core";
+import { estimatingTokenizer, type PipelinePlugin, type Tokenizer, type TokenizerRequest } from "@ctxpipe/core";
 import { describe, expectTypeOf, test } from "vitest";
 import {
   type ApproximateTokenizer,
@@ -12,6 +12,8 @@ import {
   MODELS,
   resolveModel,
   type TokenizerBackend,
+  TokenCountMemo,
+  type TokenCountRecord,
   TokenizerPlugin,
   type TokenUsage,
   type UnknownModelError,
@@ -65,6 +67,15 @@ describe("public types", () => {
     expectTypeOf<ModelProvider>().toEqualTypeOf<"openai" | "anthropic" | "google">();
     expectTypeOf<UnknownModelError["model"]>().toEqualTypeOf<string>();
     expectTypeOf<UnknownModelError["suggestions"]>().toEqualTypeOf<ReadonlyArray<string>>();
+  });
+
+  test("a memo counts like the tokenizer it wraps, and its records are plain data", () => {
+    expectTypeOf(new TokenCountMemo(getEncoding("o200k_base")).tokenizer).toEqualTypeOf<ExactTokenizer>();
+    expectTypeOf(new TokenCountMemo(createTokenizer("gpt-4o")).tokenizer).toEqualTypeOf<ModelTokenizer>();
+    expectTypeOf(new TokenCountMemo(getEncoding("o200k_base")).takeNew()).toEqualTypeOf<TokenCountRecord[]>();
+    expectTypeOf<TokenCountRecord>().toEqualTypeOf<{ readonly encoding: string; readonly key: string; readonly tokens: number }>();
+    // @ts-expect-error: core's estimate is not an encoding to persist counts of
+    new TokenCountMemo(estimatingTokenizer);
   });
 
   test("the plugin is a pipeline plugin whose tap answers a TokenizerRequest", () => {

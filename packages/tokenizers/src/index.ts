@@ -14,6 +14,16 @@ export { DEFAULT_FACTORS, DEFAULT_SAFETY_MARGIN } from "./approximate/default-fa
 export { type CreateTokenizerOptions, createTokenizer, type ModelTokenizer } from "./create-tokenizer.js";
 export { UnknownModelError } from "./errors/unknown-model-error.js";
 
+// Persisted counts
+export { COUNT_KEY_PATTERN, countKey } from "./memo/count-key.js";
+export {
+  DEFAULT_MEMO_MIN_LENGTH,
+  type SkippedTokenCount,
+  TokenCountMemo,
+  type TokenCountLoad,
+  type TokenCountMemoOptions,
+  type TokenCountRecord,
+} from "./memo/token-count-memo.js";
 // Model registry
 export type { ModelInfo, ModelProvider } from "./registry/model-info.js";
 export { findModel, MODELS, resolveModel } from "./registry/resolve-model.js";
