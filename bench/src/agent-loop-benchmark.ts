@@ -5,12 +5,13 @@
 import { createPipeline, importStoredMessages, type Item, type Tokenizer } from "@ctxpipe/core";
 import type { BaseMessage } from "@langchain/core/messages";
 import { SystemMessage } from "@langchain/core/messages";
+import { AGENT_SYSTEM_PROMPT } from "./agent-system-prompt.js";
 import { generateConversation, type StoredMessage } from "./generate-conversation.js";
 import { measure, type Timing, timingOf } from "./measure.js";
 import { toLangChainMessage, toLangChainMessages } from "./to-langchain-messages.js";
 import { TrimMessagesBaseline } from "./trim-messages-baseline.js";
 
-export const AGENT_SYSTEM_PROMPT = "You are a senior build engineer. Read the code before changing it, and explain what you changed.";
+export { AGENT_SYSTEM_PROMPT };
 
 export interface AgentLoopOptions {
   /** History length before the first timed turn. */

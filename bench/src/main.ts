@@ -1,13 +1,19 @@
 // `pnpm bench`: every figure measured side by side in this one process, printed as a median with the
 // min–max of its runs, and as a ratio where a peer does the same work.
+// BENCH_SECTIONS runs only some numbered sections: `BENCH_SECTIONS=9-12 pnpm bench` (or "3,9"; unset:
+// all). Sections 9–12 are the paths of issue 24 (library with compression, the loops over each store,
+// a reload after one append, a fresh process), each beside its reuse defeated and trimMessages.
 import { cpus } from "node:os";
 import { createTokenizer } from "@ctxpipe/tokenizers";
 import { agentLoopBenchmark } from "./agent-loop-benchmark.js";
 import { cliBenchmark } from "./cli-benchmark.js";
 import { coldBuildBenchmark } from "./cold-build-benchmark.js";
 import { compressionBenchmark } from "./compression-benchmark.js";
+import { benchSections } from "./bench-sections.js";
 import { formatMilliseconds, formatRatio, formatTiming, type Timing, timingOf } from "./measure.js";
+import { formatMegabytes, peakRss } from "./peak-rss.js";
 import { providerValidBenchmark } from "./provider-valid-benchmark.js";
+import { ReuseSections } from "./reuse-sections.js";
 import { printStoreBenchmark } from "./store-benchmark.js";
 import { printTokenizerBenchmark } from "./tokenizer-benchmark.js";
 import { truncationBenchmark } from "./truncation-benchmark.js";
@@ -16,36 +22,43 @@ const log = (line: string) => console.log(line);
 const number = (value: number) => Math.round(value).toLocaleString("en-US");
 const turns = (timing: Timing) => `×${timing.runs}`;
 
+const sections = benchSections(process.env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
 log(`ctxpipe benchmark · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}`);
-log("Figures are medians (min–max) of the runs shown; ratios divide medians.\n");
+log("Figures are medians (min–max) of the runs shown; ratios divide medians.");
+if (process.env.BENCH_SECTIONS?.trim()) log(`Sections ${[...sections].join(", ")} only (BENCH_SECTIONS).`);
 
-log("1. Tokenizers");
-await printTokenizerBenchmark(log);
+if (sections.has(1)) {
+  log("\n1. Tokenizers");
+  await printTokenizerBenchmark(log);
+}
 
 // The exact tokenizer is loaded here, once, as an app would; its load time is in section 1.
 const tokenizer = createTokenizer("gpt-4o");
 
-log("\n2. Cold build: stored messages imported, new pipeline, one build with the exact o200k tokenizer within half the history's tokens");
-log("   (each run a conversation of its own seed, so nothing is cached from an earlier run)");
-log(`   ${"messages".padEnd(9)} ${"stored".padEnd(8)} ${"build".padEnd(28)} runs`);
-for (const [messages, runs] of [
-  [100, 15],
-  [1_000, 7],
-  [10_000, 3],
-] as const) {
-  const figures = await coldBuildBenchmark(messages, runs, tokenizer);
-  const build = figures.build === undefined ? `failed: ${figures.failure}` : formatTiming(figures.build);
-  log(`   ${number(messages).padEnd(9)} ${`${figures.megabytes.toFixed(1)} MB`.padEnd(8)} ${build.padEnd(28)} ${runs}`);
+if (sections.has(2)) {
+  log("\n2. Cold build: stored messages imported, new pipeline, one build with the exact o200k tokenizer within half the history's tokens");
+  log("   (each run a conversation of its own seed, so nothing is cached from an earlier run)");
+  log(`   ${"messages".padEnd(9)} ${"stored".padEnd(8)} ${"build".padEnd(28)} runs`);
+  for (const [messages, runs] of [
+    [100, 15],
+    [1_000, 7],
+    [10_000, 3],
+  ] as const) {
+    const figures = await coldBuildBenchmark(messages, runs, tokenizer);
+    const build = figures.build === undefined ? `failed: ${figures.failure}` : formatTiming(figures.build);
+    log(`   ${number(messages).padEnd(9)} ${`${figures.megabytes.toFixed(1)} MB`.padEnd(8)} ${build.padEnd(28)} ${runs}`);
+}
 }
 
-log("\n3. Agent loop: append one message, rebuild within half the history's tokens (exact o200k counts), time per turn");
-log("   ctxpipe keeps its pipeline and item objects; trimMessages (LangChain.js) counts with exact o200k, memoized per message");
-const loops = [];
-for (const [messages, trimMessagesTurns, fromScratchTurns] of [
-  [1_000, 200, 5],
-  [10_000, 10, 3],
-] as const) {
-  loops.push(await agentLoopBenchmark({ messages, ctxpipeTurns: 200, trimMessagesTurns, fromScratchTurns, tokenizer }));
+if (sections.has(3)) {
+  log("\n3. Agent loop: append one message, rebuild within half the history's tokens (exact o200k counts), time per turn");
+  log("   ctxpipe keeps its pipeline and item objects; trimMessages (LangChain.js) counts with exact o200k, memoized per message");
+  const loops = [];
+  for (const [messages, trimMessagesTurns, fromScratchTurns] of [
+    [1_000, 200, 5],
+    [10_000, 10, 3],
+  ] as const) {
+    loops.push(await agentLoopBenchmark({ messages, ctxpipeTurns: 200, trimMessagesTurns, fromScratchTurns, tokenizer }));
 }
 log(`   ${"messages".padEnd(9)} ${"stored".padEnd(8)} ${"budget".padEnd(18)} ${"ctxpipe".padEnd(30)} ${"trimMessages".padEnd(30)} trimMessages ÷ ctxpipe`);
 for (const loop of loops) {
@@ -65,63 +78,97 @@ for (const loop of loops) {
   if (loop.fromScratch === undefined || loop.ctxpipe === undefined) continue;
   log(`   ${number(loop.messages).padEnd(9)} ${formatTiming(loop.fromScratch)} ${turns(loop.fromScratch)}, ${formatRatio(loop.fromScratch, loop.ctxpipe)} the reused rebuild`);
 }
+}
 
-log("\n4. Provider-valid: adversarial conversations built for openai, anthropic and gemini, checked against each provider's rules");
-const validRuns = [];
-for (const seed of [7, 8, 9]) validRuns.push(await providerValidBenchmark(1_000, seed));
-const perSecond = timingOf(validRuns.map((run) => run.perSecond));
-const problems = validRuns.reduce((total, run) => total + run.problems, 0);
-const items = validRuns.reduce((total, run) => total + run.items, 0);
-log(
-  `   ${number(perSecond.median)} conversations/s (${number(perSecond.min)}–${number(perSecond.max)}) over ${validRuns.length} runs of 1,000 conversations (${number(items)} items), checked on all three providers; ${problems} problems found`,
-);
-log(`   (${formatMilliseconds(1000 / perSecond.median)} ms per conversation)`);
-
-log("\n5. Compression in the agent loop: 1,000 messages, append one and rebuild within half the history's tokens, 200 turns per configuration");
-log("   cut moves: turns on which the window's start moved, so a provider's prompt cache re-reads the whole history;");
-log("   reused: median share of the previous request's messages the new request starts with");
-const compression = await compressionBenchmark(1_000, 200, tokenizer);
-const fitOnly = compression.configurations[0]!;
-log(`   ${"configuration".padEnd(38)} ${"per turn".padEnd(44)} ${"tokens sent".padEnd(12)} ${"cut moves".padEnd(11)} ${"reused".padEnd(7)} summaries made`);
-for (const figures of compression.configurations) {
-  const ratio = figures === fitOnly ? "" : ` (${formatRatio(figures.perTurn, fitOnly.perTurn)} FitBudget only)`;
+if (sections.has(4)) {
+  log("\n4. Provider-valid: adversarial conversations built for openai, anthropic and gemini, checked against each provider's rules");
+  const validRuns = [];
+  for (const seed of [7, 8, 9]) validRuns.push(await providerValidBenchmark(1_000, seed));
+  const perSecond = timingOf(validRuns.map((run) => run.perSecond));
+  const problems = validRuns.reduce((total, run) => total + run.problems, 0);
+  const items = validRuns.reduce((total, run) => total + run.items, 0);
   log(
-    `   ${figures.label.padEnd(38)} ${`${formatTiming(figures.perTurn)}${ratio}`.padEnd(44)} ${number(figures.tokensSent).padEnd(12)} ${`${figures.cutMoves} of ${figures.turns}`.padEnd(11)} ${`${(figures.reused * 100).toFixed(1)}%`.padEnd(7)} ${figures.summarizerCalls}`,
+    `   ${number(perSecond.median)} conversations/s (${number(perSecond.min)}–${number(perSecond.max)}) over ${validRuns.length} runs of 1,000 conversations (${number(items)} items), checked on all three providers; ${problems} problems found`,
   );
+  log(`   (${formatMilliseconds(1000 / perSecond.median)} ms per conversation)`);
+}
+
+if (sections.has(5)) {
+  log("\n5. Compression in the agent loop: 1,000 messages, append one and rebuild within half the history's tokens, 200 turns per configuration");
+  log("   cut moves: turns on which the window's start moved, so a provider's prompt cache re-reads the whole history;");
+  log("   reused: median share of the previous request's messages the new request starts with");
+  const compression = await compressionBenchmark(1_000, 200, tokenizer);
+  const fitOnly = compression.configurations[0]!;
+  log(`   ${"configuration".padEnd(38)} ${"per turn".padEnd(44)} ${"tokens sent".padEnd(12)} ${"cut moves".padEnd(11)} ${"reused".padEnd(7)} summaries made`);
+  for (const figures of compression.configurations) {
+    const ratio = figures === fitOnly ? "" : ` (${formatRatio(figures.perTurn, fitOnly.perTurn)} FitBudget only)`;
+    log(
+      `   ${figures.label.padEnd(38)} ${`${formatTiming(figures.perTurn)}${ratio}`.padEnd(44)} ${number(figures.tokensSent).padEnd(12)} ${`${figures.cutMoves} of ${figures.turns}`.padEnd(11)} ${`${(figures.reused * 100).toFixed(1)}%`.padEnd(7)} ${figures.summarizerCalls}`,
+    );
 }
 log(
   `   ${"trimMessages (LangChain.js)".padEnd(38)} ${`${formatTiming(compression.trimMessages.perTurn)} (${formatRatio(compression.trimMessages.perTurn, fitOnly.perTurn)} FitBudget only)`.padEnd(44)} ${"—".padEnd(12)} ${`${compression.trimMessages.cutMoves} of ${compression.trimMessages.turns}`.padEnd(11)} —`,
 );
-
-log("\n6. Conversation stores: appends (each durable when it resolves) and loads of a long conversation, JsonlStore and PostgresStore side by side");
-log("   messages as the loops persist them (chat mode's fields; 0.1–21 KB, median 1.3 KB); rates are per run, medians (min–max)");
-await printStoreBenchmark(log);
-
-log("\n7. ctxpipe build on a stored file: the whole command (read, parse, import, build, print the JSON) within half the history's tokens,");
-log("   against the exact o200k tokenizer counting every message's text (content, tool call arguments, tool results) one by one");
-log("   (build and --report in-process through runCli, output discarded; node dist/bin.js a child process, Node start and loading included;");
-log("   each run a .jsonl file of its own seed; ratios: ÷ the tokenizer alone)");
-log(`   ${"messages".padEnd(9)} ${"file".padEnd(8)} ${"tokenizer alone".padEnd(24)} ${"ctxpipe build".padEnd(30)} ${"build --report".padEnd(30)} ${"node dist/bin.js build".padEnd(30)} runs`);
-for (const [messages, runs] of [
-  [1_000, 5],
-  [10_000, 3],
-] as const) {
-  const figures = await cliBenchmark({ messages, runs, tokenizer });
-  const versus = (timing: Timing) => `${formatTiming(timing)} ${formatRatio(timing, figures.tokenizer)}`;
-  const executable = figures.executable === "not built" ? "not built (pnpm build)" : versus(figures.executable);
-  log(
-    `   ${number(messages).padEnd(9)} ${`${figures.megabytes.toFixed(1)} MB`.padEnd(8)} ${formatTiming(figures.tokenizer).padEnd(24)} ${versus(figures.build).padEnd(30)} ${versus(figures.report).padEnd(30)} ${executable.padEnd(30)} ${runs}`,
-  );
 }
 
-log("\n8. Giant tool outputs in the agent loop: each turn a question, a call and its 10–500 KB log output, then a rebuild within 64,000 tokens");
-log("   (exact o200k counts, one reused pipeline per configuration; off = the default chain without truncate-tool-results)");
-log("   cache breaks: requests that do not start with the whole previous request, per 100 turns built; failed: BUDGET_EXCEEDED");
-const truncation = await truncationBenchmark(100, tokenizer);
-log(`   ${truncation.configurations[0]!.turns} turns, ${truncation.megabytes.toFixed(1)} MB of tool output`);
-log(`   ${"configuration".padEnd(32)} ${"per turn".padEnd(30)} ${"cache breaks / 100".padEnd(19)} ${"failed".padEnd(7)} newest output sent`);
-for (const figures of truncation.configurations) {
-  log(
-    `   ${figures.label.padEnd(32)} ${formatTiming(figures.perTurn).padEnd(30)} ${figures.cacheBreaksPer100.toFixed(1).padEnd(19)} ${String(figures.failed).padEnd(7)} ${figures.newestOutputSent} of ${figures.turns}`,
-  );
+if (sections.has(6)) {
+  log("\n6. Conversation stores: appends (each durable when it resolves) and loads of a long conversation, JsonlStore and PostgresStore side by side");
+  log("   messages as the loops persist them (chat mode's fields; 0.1–21 KB, median 1.3 KB); rates are per run, medians (min–max)");
+  await printStoreBenchmark(log);
 }
+
+if (sections.has(7)) {
+  log("\n7. ctxpipe build on a stored file: the whole command (read, parse, import, build, print the JSON) within half the history's tokens,");
+  log("   against the exact o200k tokenizer counting every message's text (content, tool call arguments, tool results) one by one");
+  log("   (build and --report in-process through runCli, output discarded; node dist/bin.js a child process, Node start and loading included;");
+  log("   each run a .jsonl file of its own seed; ratios: ÷ the tokenizer alone)");
+  log(`   ${"messages".padEnd(9)} ${"file".padEnd(8)} ${"tokenizer alone".padEnd(24)} ${"ctxpipe build".padEnd(30)} ${"build --report".padEnd(30)} ${"node dist/bin.js build".padEnd(30)} runs`);
+  for (const [messages, runs] of [
+    [1_000, 5],
+    [10_000, 3],
+  ] as const) {
+    const figures = await cliBenchmark({ messages, runs, tokenizer });
+    const versus = (timing: Timing) => `${formatTiming(timing)} ${formatRatio(timing, figures.tokenizer)}`;
+    const executable = figures.executable === "not built" ? "not built (pnpm build)" : versus(figures.executable);
+    log(
+      `   ${number(messages).padEnd(9)} ${`${figures.megabytes.toFixed(1)} MB`.padEnd(8)} ${formatTiming(figures.tokenizer).padEnd(24)} ${versus(figures.build).padEnd(30)} ${versus(figures.report).padEnd(30)} ${executable.padEnd(30)} ${runs}`,
+    );
+}
+}
+
+if (sections.has(8)) {
+  log("\n8. Giant tool outputs in the agent loop: each turn a question, a call and its 10–500 KB log output, then a rebuild within 64,000 tokens");
+  log("   (exact o200k counts, one reused pipeline per configuration; off = the default chain without truncate-tool-results)");
+  log("   cache breaks: requests that do not start with the whole previous request, per 100 turns built; failed: BUDGET_EXCEEDED");
+  const truncation = await truncationBenchmark(100, tokenizer);
+  log(`   ${truncation.configurations[0]!.turns} turns, ${truncation.megabytes.toFixed(1)} MB of tool output`);
+  log(`   ${"configuration".padEnd(32)} ${"per turn".padEnd(30)} ${"cache breaks / 100".padEnd(19)} ${"failed".padEnd(7)} newest output sent`);
+  for (const figures of truncation.configurations) {
+    log(
+      `   ${figures.label.padEnd(32)} ${formatTiming(figures.perTurn).padEnd(30)} ${figures.cacheBreaksPer100.toFixed(1).padEnd(19)} ${String(figures.failed).padEnd(7)} ${figures.newestOutputSent} of ${figures.turns}`,
+    );
+}
+}
+
+const reuse = new ReuseSections({ log, tokenizer });
+try {
+  if (sections.has(9)) {
+    log("\n9. Rebuilding every turn in the library: append one message, rebuild within half the history's tokens (exact o200k), per turn");
+    await reuse.printLibrary();
+  }
+  if (sections.has(10)) {
+    log("\n10. ChatLoop.send over a store: scripted model, exact gpt-4o counts, the loops' default compression, per send");
+    await reuse.printLoops();
+  }
+  if (sections.has(11)) {
+    log("\n11. A reload after one append: the conversation loaded again as a loop does every turn, 10,000 messages");
+    await reuse.printReloads();
+  }
+  if (sections.has(12)) {
+    log("\n12. A fresh process builds the next turn of a 10,000-message conversation it never saw (another host behind a load balancer)");
+    await reuse.printFreshProcess();
+  }
+} finally {
+  await reuse.close();
+}
+log(`\nThis process: RSS ${formatMegabytes(process.memoryUsage().rss)} now, peak ${formatMegabytes(peakRss())}.`);

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { timeTurns, turnFigures } from "./turn-figures.js";
+import { formatTimesFaster, timeTurns, turnFigures } from "./turn-figures.js";
 
 /** A clock that moves only when a turn says so. */
 function manualClock() {
@@ -44,4 +44,15 @@ test.for([
 
 test("no turns is a RangeError", () => {
   expect(() => turnFigures([])).toThrow(new RangeError("turn figures need at least one turn"));
+});
+
+test.for([
+  { peer: 800, path: 2, expected: "400×" },
+  { peer: 800, path: 0.5, expected: "1,600×" },
+  { peer: 25, path: 10, expected: "2.5×" },
+  { peer: 800, path: 1950, expected: "0.41×" },
+  { peer: 1, path: 300, expected: "0.0033×" },
+])("a path of $path ms against a peer of $peer ms is $expected faster", ({ peer, path, expected }) => {
+  const figures = (median: number) => ({ runs: 1, median, p90: median, worst: median });
+  expect(formatTimesFaster(figures(peer), figures(path))).toBe(expected);
 });

@@ -40,3 +40,14 @@ export function turnFigures(samples: ReadonlyArray<number>): TurnFigures {
   const median = sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   return { runs: sorted.length, median, p90: percentile(sorted, 0.9), worst: sorted[sorted.length - 1]! };
 }
+
+/**
+ * How many times faster a path is than the peer, by medians: "412×" (≥ 10), "2.5×", or, for a path
+ * slower than the peer, two significant digits: "0.41×".
+ */
+export function formatTimesFaster(peer: TurnFigures, path: TurnFigures): string {
+  const ratio = peer.median / path.median;
+  if (ratio >= 10) return `${Math.round(ratio).toLocaleString("en-US")}×`;
+  if (ratio >= 1) return `${ratio.toFixed(1)}×`;
+  return `${ratio.toPrecision(2)}×`;
+}

@@ -1,0 +1,82 @@
+// Rows a and b of the issue-24 table: the library in an agent loop (append one stored message, rebuild
+// within half the history's tokens with exact o200k counts), without and with the default compression
+// chain. "kept" is the path as users run it now: one pipeline, the item objects kept between turns.
+// The other variants defeat that reuse to show what a turn cost before it: the same pipeline given
+// items imported again from the stored messages (new objects every turn, as the loops did), and a new
+// pipeline every turn (a stateless server).
+import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
+import { type BuildResult, createPipeline, importStoredMessages, type Item, type Pipeline, type Tokenizer } from "@ctxpipe/core";
+import { AGENT_SYSTEM_PROMPT } from "./agent-loop-benchmark.js";
+import { type TurnFigures, timeTurns, turnFigures } from "./turn-figures.js";
+import type { TurnSubject } from "./turn-subject.js";
+
+export type LibraryVariant = "kept" | "imported again" | "new pipeline";
+
+export interface LibraryTurnOptions {
+  /** The default chain (DEFAULT_STRATEGIES, notice on as in the loops), or core's FitBudgetPlugin alone. */
+  readonly compression: boolean;
+  readonly variant: LibraryVariant;
+  readonly turns: number;
+  /** No new turn starts after this many milliseconds. */
+  readonly budgetMs?: number;
+  readonly tokenizer: Tokenizer;
+}
+
+export interface LibraryTurnFigures {
+  readonly turns: TurnFigures;
+  /**
+   * Turns whose request does not start with the whole previous request (the cut moved, or a result was
+   * cleared): a provider's prompt cache breaks there, and the window is rebuilt from the cut.
+   */
+  readonly cutMoves: { readonly count: number; readonly figures: TurnFigures | undefined };
+  /** For "kept": whether the last turn's request and report equal a new pipeline's on the same items. */
+  readonly sameAsNewPipeline: boolean | undefined;
+  /** This process's resident set after the turns, in bytes. */
+  readonly rss: number;
+}
+
+export function libraryPipeline(compression: boolean): Pipeline {
+  return createPipeline({ plugins: compression ? [new CompressionPlugin({ strategies: [...DEFAULT_STRATEGIES], notice: true })] : [] });
+}
+
+export async function libraryTurnBenchmark(subject: TurnSubject, options: LibraryTurnOptions): Promise<LibraryTurnFigures> {
+  const maxTokens = subject.budgetTokens;
+  const buildOptions = { model: "gpt-4o", tokenizer: options.tokenizer, maxTokens, system: AGENT_SYSTEM_PROMPT };
+  const stored = [...subject.history];
+  let items: Item[] = importStoredMessages(stored);
+  let pipeline = libraryPipeline(options.compression);
+  // The kept paths have built the history once before the first timed turn, as a running app has.
+  if (options.variant !== "new pipeline") await pipeline.build(items, buildOptions);
+
+  const results: Array<BuildResult<unknown>> = [];
+  const times = await timeTurns(
+    Math.min(options.turns, subject.upcoming.length),
+    async (turn) => {
+      const next = subject.upcoming[turn]!;
+      stored.push(next);
+      if (options.variant === "kept") items.push(...importStoredMessages([next]));
+      else items = importStoredMessages(stored);
+      if (options.variant === "new pipeline") pipeline = libraryPipeline(options.compression);
+      results.push(await pipeline.build(items, buildOptions));
+    },
+    options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs },
+  );
+  for (const result of results) if (result.tokenCount > maxTokens) throw new Error(`ctxpipe sent ${result.tokenCount} tokens over a budget of ${maxTokens}`);
+
+  const moved = options.variant === "new pipeline" ? [] : times.filter((_, turn) => results[turn]!.report.cache.breaksAt !== undefined);
+  const rss = process.memoryUsage().rss;
+  let sameAsNewPipeline: boolean | undefined;
+  if (options.variant === "kept") {
+    // Reuse must never change a result: the last turn, built again from scratch, is the same request and report.
+    const fresh = await libraryPipeline(options.compression).build(importStoredMessages(stored), buildOptions);
+    const last = results.at(-1)!;
+    sameAsNewPipeline = JSON.stringify(fresh.request) === JSON.stringify(last.request) && JSON.stringify(withoutCache(fresh.report)) === JSON.stringify(withoutCache(last.report));
+  }
+  return { turns: turnFigures(times), cutMoves: { count: moved.length, figures: moved.length === 0 ? undefined : turnFigures(moved) }, sameAsNewPipeline, rss };
+}
+
+/** A report without the one field that depends on the pipeline's previous build (the cache comparison); allEntries, not enumerable, included. */
+function withoutCache(report: BuildResult<unknown>["report"]): unknown {
+  const { cache: _cache, ...rest } = report;
+  return { ...rest, allEntries: report.allEntries };
+}

@@ -1,0 +1,36 @@
+import { createTokenizer } from "@ctxpipe/tokenizers";
+import { expect, test } from "vitest";
+import { ReuseSections } from "./reuse-sections.js";
+
+test("sections 9–12 print every row of issue 24 beside its defeated reuse and trimMessages, PostgreSQL and fresh processes included", async () => {
+  const lines: string[] = [];
+  const sections = new ReuseSections({ log: (line) => lines.push(line), tokenizer: createTokenizer("gpt-4o"), turns: 3, freshProcessRuns: 1, sizes: { small: 30, large: 60 } });
+  try {
+    await sections.printLibrary();
+    await sections.printLoops();
+    await sections.printReloads();
+    await sections.printFreshProcess();
+  } finally {
+    await sections.close();
+  }
+  const output = lines.join("\n");
+  expect(output).not.toMatch(/failed|skipped|DIFFERENT/);
+  const rowsStartingWith = (start: string) => lines.filter((line) => line.trimStart().startsWith(start)).length;
+  // Each size's sections print row g first; a and b per size; c per size and budget, d for the large size; e and f per store.
+  expect({
+    g: rowsStartingWith("g. trimMessages"),
+    a: rowsStartingWith("a. createPipeline()"),
+    b: rowsStartingWith("b. CompressionPlugin"),
+    c: rowsStartingWith("c. ChatLoop.send, JsonlStore"),
+    d: rowsStartingWith("d. ChatLoop.send, PostgresStore"),
+    e: rowsStartingWith("e. "),
+    f: rowsStartingWith("f. fresh process"),
+    before: rowsStartingWith("before:"),
+  }).toEqual({ g: 6, a: 2, b: 2, c: 4, d: 2, e: 2, f: 2, before: 8 + 12 + 2 + 2 });
+  // A timed row has its median, p90 and worst, its runs and its ratio to trimMessages.
+  const timed = /\d ms +\d[\d.,]* ms +\d[\d.,]* ms +×\d+ +[\d.,]+×/;
+  for (const line of lines.filter((each) => /^ +(?:[a-g]\. |before:)/.test(each))) expect(line).toMatch(timed);
+  // JsonlStore's reader hands a grown log's earlier messages back as the same objects; a new store object reads them anew.
+  expect(lines.find((line) => line.includes("e. JsonlStore"))).toMatch(/— +100% of/);
+  expect(lines.find((line) => line.includes("e. PostgresStore"))).toMatch(/ \d+ +\d+% of/);
+}, 600_000);
