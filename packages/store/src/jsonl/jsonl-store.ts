@@ -9,10 +9,12 @@ import { z } from "zod";
 import type { ConversationInfo, ConversationStore, LoadedConversation, StoreWarning } from "../conversation-store.js";
 import type { OffloadedInfo, OffloadedRecord } from "../offloaded-record.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
+import type { TokenCountRecord } from "../token-count-record.js";
 import { validateConversationId } from "../validate-conversation-id.js";
 import { validateMessages } from "../validate-messages.js";
 import { validateOffloadedRecords } from "../validate-offloaded-records.js";
 import { validateSummaryRecords } from "../validate-summary-records.js";
+import { validateTokenCountRecords } from "../validate-token-count-records.js";
 import { conversationFileName, conversationIdFromFileName } from "./conversation-file-name.js";
 import { GroupCommitWriter, type LogTarget } from "./group-commit-writer.js";
 import { encodeRecordLines } from "./log-record.js";
@@ -20,6 +22,8 @@ import { LogReader } from "./log-reader.js";
 import { encodeOffloadHeaderLine, OFFLOAD_DIRECTORY } from "./offload-log.js";
 import { OffloadReader } from "./offload-reader.js";
 import { syncDirectory } from "./sync-directory.js";
+import { encodeTokenCountHeaderLine, encodeTokenCountLines, TOKEN_COUNT_DIRECTORY } from "./token-count-log.js";
+import { TokenCountReader } from "./token-count-reader.js";
 
 export interface JsonlStoreOptions {
   /** Where the logs live; created (durably) on the first append. */
@@ -47,17 +51,20 @@ const LOCK_DIRECTORY = ".locks";
 export class JsonlStore implements ConversationStore {
   readonly directory: string;
   readonly #writer: GroupCommitWriter;
+  /** Writes token counts without fsync whatever `durability` says: they are a cache. */
+  readonly #countWriter: GroupCommitWriter;
   readonly #reader = new LogReader();
   readonly #offloadReader = new OffloadReader();
+  readonly #countReader = new TokenCountReader();
   #directoryReady: Promise<string> | undefined;
+  #countsDirectoryReady: Promise<string> | undefined;
   #closed = false;
 
   constructor(options: JsonlStoreOptions) {
     const parsed = parsePluginOptions("JsonlStore", optionsSchema, options);
     this.directory = resolve(parsed.directory);
     const durable = (parsed.durability ?? "fsync") === "fsync";
-    this.#writer = new GroupCommitWriter({
-      durable,
+    const writerOptions = {
       lockTimeoutMs: parsed.lockTimeoutMs ?? 10_000,
       onWarning: parsed.onWarning ?? (() => undefined),
       prepareDirectory: () => {
@@ -66,6 +73,25 @@ export class JsonlStore implements ConversationStore {
           throw error;
         });
         return this.#directoryReady;
+      },
+    };
+    this.#writer = new GroupCommitWriter({ ...writerOptions, durable });
+    this.#countWriter = new GroupCommitWriter({
+      ...writerOptions,
+      durable: false,
+      // Made on the first count written, so a store that never keeps counts has no such directory.
+      prepareDirectory: () => {
+        this.#countsDirectoryReady ??= writerOptions
+          .prepareDirectory()
+          .then(async (directory) => {
+            await mkdir(join(directory, TOKEN_COUNT_DIRECTORY), { recursive: true });
+            return directory;
+          })
+          .catch((error: unknown) => {
+            this.#countsDirectoryReady = undefined;
+            throw error;
+          });
+        return this.#countsDirectoryReady;
       },
     });
   }
@@ -109,6 +135,32 @@ export class JsonlStore implements ConversationStore {
     return this.#offloadReader.list(target.logPath, conversationId);
   }
 
+  /**
+   * Appends to the conversation's token-count log (.token-counts/<log file name>), leaving out
+   * (encoding, key) pairs it already holds. Not fsynced, whatever `durability` says: the records are a
+   * cache, and a killed process still loses nothing the system cache holds.
+   */
+  async appendTokenCounts(conversationId: string, records: ReadonlyArray<TokenCountRecord>): Promise<void> {
+    if (this.#closed) throw new StoreClosedError(`The store in ${this.directory}`);
+    validateConversationId(conversationId);
+    const valid = validateTokenCountRecords(conversationId, records);
+    if (valid.length === 0) return;
+    const target = this.#countTarget(conversationId);
+    await this.#countWriter.idle(target.logPath);
+    const stored = await this.#countReader.has(target.logPath, conversationId);
+    // Two processes may still both write a pair; readers keep its first record.
+    const fresh = valid.filter((record) => !stored(record.encoding, record.key));
+    if (fresh.length > 0) await this.#countWriter.append(target, encodeTokenCountLines(fresh));
+  }
+
+  /** Every record of the token-count log in one read (only the new bytes after the first); unreadable lines are skipped. */
+  async loadTokenCounts(conversationId: string): Promise<ReadonlyArray<TokenCountRecord>> {
+    validateConversationId(conversationId);
+    const target = this.#countTarget(conversationId);
+    await this.#countWriter.idle(target.logPath);
+    return this.#countReader.read(target.logPath, conversationId);
+  }
+
   async load(conversationId: string): Promise<LoadedConversation> {
     validateConversationId(conversationId);
     const target = this.#target(conversationId);
@@ -142,7 +194,7 @@ export class JsonlStore implements ConversationStore {
 
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#writer.idle();
+    await Promise.all([this.#writer.idle(), this.#countWriter.idle()]);
   }
 
   #append(conversationId: string, kind: "message" | "summary", validate: () => ReadonlyArray<object>): Promise<void> {
@@ -165,6 +217,16 @@ export class JsonlStore implements ConversationStore {
       logPath: join(this.directory, OFFLOAD_DIRECTORY, fileName),
       lockPath: join(this.directory, LOCK_DIRECTORY, `${fileName}.offloaded.lock`),
       headerLine: encodeOffloadHeaderLine(conversationId),
+    };
+  }
+
+  #countTarget(conversationId: string): LogTarget {
+    const fileName = conversationFileName(conversationId);
+    return {
+      conversationId,
+      logPath: join(this.directory, TOKEN_COUNT_DIRECTORY, fileName),
+      lockPath: join(this.directory, LOCK_DIRECTORY, `${fileName}.token-counts.lock`),
+      headerLine: encodeTokenCountHeaderLine(conversationId),
     };
   }
 

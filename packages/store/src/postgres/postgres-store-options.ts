@@ -7,7 +7,7 @@ import { z } from "zod";
 interface PostgresStoreCommonOptions {
   /** Schema holding the tables; created if missing when `migrate` is on. Default "public". */
   readonly schema?: string;
-  /** Prefix of the four table names (`<prefix>conversations`, `<prefix>messages`, `<prefix>summaries`, `<prefix>offloaded`). Default "ctxpipe_". */
+  /** Prefix of the five table names (`<prefix>conversations`, `<prefix>messages`, `<prefix>summaries`, `<prefix>offloaded`, `<prefix>token_counts`). Default "ctxpipe_". */
   readonly tablePrefix?: string;
   /** Create the schema and tables on first use when they are missing. Default true; turn off when migrations run elsewhere. */
   readonly migrate?: boolean;

@@ -7,7 +7,7 @@ import type { PostgresStore, PostgresStoreOptions } from "./index.js";
 test("PostgresStore is a ConversationStore with migrate and its table names", () => {
   expectTypeOf<PostgresStore>().toExtend<ConversationStore>();
   expectTypeOf<PostgresStore["migrate"]>().toEqualTypeOf<() => Promise<void>>();
-  expectTypeOf<PostgresStore["tables"]>().toEqualTypeOf<{ readonly conversations: string; readonly messages: string; readonly summaries: string; readonly offloaded: string }>();
+  expectTypeOf<PostgresStore["tables"]>().toEqualTypeOf<{ readonly conversations: string; readonly messages: string; readonly summaries: string; readonly offloaded: string; readonly tokenCounts: string }>();
 });
 
 test("options take a pool or a connection string, plus schema, tablePrefix and migrate", () => {

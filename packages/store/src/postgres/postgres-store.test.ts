@@ -210,10 +210,16 @@ describe("schema and migration", () => {
   test("schema and tablePrefix name the tables, which the first use creates", async () => {
     const schema = server.uniqueSchema();
     const store = openStore({ schema, tablePrefix: "chat_" });
-    expect(store.tables).toEqual({ conversations: `${schema}.chat_conversations`, messages: `${schema}.chat_messages`, summaries: `${schema}.chat_summaries`, offloaded: `${schema}.chat_offloaded` });
+    expect(store.tables).toEqual({
+      conversations: `${schema}.chat_conversations`,
+      messages: `${schema}.chat_messages`,
+      summaries: `${schema}.chat_summaries`,
+      offloaded: `${schema}.chat_offloaded`,
+      tokenCounts: `${schema}.chat_token_counts`,
+    });
     await store.append("c", message("m1"));
     const tables = await admin.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["chat_conversations", "chat_messages", "chat_offloaded", "chat_summaries"]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(["chat_conversations", "chat_messages", "chat_offloaded", "chat_summaries", "chat_token_counts"]);
     const columns = await admin.query<{ column_name: string; data_type: string }>(
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'chat_messages' ORDER BY ordinal_position",
       [schema],
@@ -250,6 +256,52 @@ describe("schema and migration", () => {
       { column_name: "body", data_type: "json" },
       { column_name: "stored_at", data_type: "timestamp with time zone" },
     ]);
+  });
+
+  test("a schema created before token counts existed gets the token_counts table on first use, and keeps its rows", async () => {
+    const schema = server.uniqueSchema();
+    await openStore({ schema }).append("c", message("m1"));
+    await admin.query(`DROP TABLE "${schema}".ctxpipe_token_counts`);
+    const store = openStore({ schema });
+    await store.appendTokenCounts("c", [{ encoding: "o200k_base", key: "k1", tokens: 7 }]);
+    expect(await store.loadTokenCounts("c")).toStrictEqual([{ encoding: "o200k_base", key: "k1", tokens: 7 }]);
+    expect((await store.load("c")).messages).toStrictEqual([message("m1")]);
+    const columns = await admin.query<{ column_name: string; data_type: string }>(
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'ctxpipe_token_counts' ORDER BY ordinal_position",
+      [schema],
+    );
+    expect(columns.rows).toStrictEqual([
+      { column_name: "conversation_id", data_type: "text" },
+      { column_name: "encoding", data_type: "text" },
+      { column_name: "key", data_type: "text" },
+      { column_name: "tokens", data_type: "bigint" },
+    ]);
+  });
+
+  test("a token-count row that is not a valid record (edited by hand) is skipped", async () => {
+    const schema = server.uniqueSchema();
+    const store = openStore({ schema });
+    await store.appendTokenCounts("c", [{ encoding: "o200k_base", key: "good", tokens: 3 }]);
+    await admin.query(
+      `INSERT INTO "${schema}".ctxpipe_token_counts (conversation_id, encoding, key, tokens) VALUES ('c', 'o200k_base', 'bad/key', 1), ('c', 'o200k_base', 'negative', -2), ('c', '', 'empty', 1)`,
+    );
+    expect(await store.loadTokenCounts("c")).toStrictEqual([{ encoding: "o200k_base", key: "good", tokens: 3 }]);
+  });
+
+  test("overlapping batches of token counts from many stores at once neither deadlock nor keep two counts of a key", async () => {
+    const schema = server.uniqueSchema();
+    const stores = Array.from({ length: 4 }, () => openStore({ schema }));
+    const keys = Array.from({ length: 300 }, (_, index) => `k${index}`);
+    // Each store writes every key, in its own order, with its own count.
+    await Promise.all(
+      stores.map((store, which) => {
+        const order = which % 2 === 0 ? keys : [...keys].reverse();
+        return Promise.all([0, 1, 2].map((part) => store.appendTokenCounts("c", order.slice(part * 100, part * 100 + 150).map((key) => ({ encoding: "o200k_base", key, tokens: which })))));
+      }),
+    );
+    const loaded = await stores[0]!.loadTokenCounts("c");
+    expect(loaded.map((record) => record.key).sort()).toStrictEqual([...keys].sort());
+    expect(await rowCount(`"${schema}".ctxpipe_token_counts`)).toBe(300);
   });
 
   test("with migrate: false the store creates nothing and fails on missing tables", async () => {

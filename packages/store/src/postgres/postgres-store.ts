@@ -15,6 +15,8 @@ import { validateMessages } from "../validate-messages.js";
 import { storedMessageProblems, storedSummaryRecordProblems } from "../validate-stored-message.js";
 import { offloadedRecordProblems, validateOffloadedRecords } from "../validate-offloaded-records.js";
 import { validateSummaryRecords } from "../validate-summary-records.js";
+import type { TokenCountRecord } from "../token-count-record.js";
+import { tokenCountRecordProblems, validateTokenCountRecords } from "../validate-token-count-records.js";
 import { type PostgresStoreOptions, type ResolvedPostgresStoreOptions, resolvePostgresStoreOptions } from "./postgres-store-options.js";
 import { createTablesSql, type PostgresTable, type PostgresTables, postgresTables } from "./postgres-tables.js";
 
@@ -57,8 +59,14 @@ export class PostgresStore implements ConversationStore {
   }
 
   /** The tables this store uses, schema-qualified (`public.ctxpipe_messages`). */
-  get tables(): { readonly conversations: string; readonly messages: string; readonly summaries: string; readonly offloaded: string } {
-    return { conversations: this.#tables.conversations.name, messages: this.#tables.messages.name, summaries: this.#tables.summaries.name, offloaded: this.#tables.offloaded.name };
+  get tables(): { readonly conversations: string; readonly messages: string; readonly summaries: string; readonly offloaded: string; readonly tokenCounts: string } {
+    return {
+      conversations: this.#tables.conversations.name,
+      messages: this.#tables.messages.name,
+      summaries: this.#tables.summaries.name,
+      offloaded: this.#tables.offloaded.name,
+      tokenCounts: this.#tables.tokenCounts.name,
+    };
   }
 
   append(conversationId: string, messages: StoredMessage | ReadonlyArray<StoredMessage>): Promise<void> {
@@ -127,6 +135,54 @@ ON CONFLICT (conversation_id, handle) DO NOTHING`,
           [conversationId],
         );
         return result.rows.map((row) => ({ handle: row.handle, itemId: row.item_id, chars: row.chars, createdAt: row.created_at }));
+      })(),
+    );
+  }
+
+  /**
+   * One statement; a (encoding, key) the conversation already has keeps its first count (ON CONFLICT DO
+   * NOTHING). Rows go in sorted by (encoding, key), so two processes storing overlapping batches take
+   * the key locks in the same order and cannot deadlock.
+   */
+  async appendTokenCounts(conversationId: string, records: ReadonlyArray<TokenCountRecord>): Promise<void> {
+    this.#assertOpen();
+    validateConversationId(conversationId);
+    const valid = validateTokenCountRecords(conversationId, records).sort((a, b) => compareStrings(a.encoding, b.encoding) || compareStrings(a.key, b.key));
+    if (valid.length === 0) return;
+    return this.#track(
+      (async () => {
+        await this.#ready();
+        await this.#pool.query(
+          `INSERT INTO ${this.#tables.tokenCounts.sql} (conversation_id, encoding, key, tokens)
+SELECT $1, batch.encoding, batch.key, batch.tokens
+FROM unnest($2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS batch(encoding, key, tokens, position)
+ORDER BY batch.position
+ON CONFLICT (conversation_id, encoding, key) DO NOTHING`,
+          [conversationId, valid.map((record) => record.encoding), valid.map((record) => record.key), valid.map((record) => record.tokens)],
+        );
+      })(),
+    );
+  }
+
+  /** One query; a row that is not a valid record (edited by hand) is skipped, as the counts are a cache. */
+  async loadTokenCounts(conversationId: string): Promise<ReadonlyArray<TokenCountRecord>> {
+    this.#assertOpen();
+    validateConversationId(conversationId);
+    return this.#track(
+      (async () => {
+        await this.#ready();
+        // Rows as arrays, tokens as text: no object per row from the driver, and a bigint read exactly.
+        const result = await this.#pool.query<[string, string, string]>({
+          text: `SELECT encoding, key, tokens::text FROM ${this.#tables.tokenCounts.sql} WHERE conversation_id = $1`,
+          values: [conversationId],
+          rowMode: "array",
+        });
+        const records: TokenCountRecord[] = [];
+        for (const [encoding, key, text] of result.rows) {
+          const tokens = Number(text);
+          if (tokenCountRecordProblems({ encoding, key, tokens }).length === 0) records.push({ encoding, key, tokens });
+        }
+        return records;
       })(),
     );
   }
@@ -273,7 +329,7 @@ ORDER BY kind, seq`,
   }
 
   async #migrate(): Promise<void> {
-    const tables = [this.#tables.conversations, this.#tables.messages, this.#tables.summaries, this.#tables.offloaded];
+    const tables = [this.#tables.conversations, this.#tables.messages, this.#tables.summaries, this.#tables.offloaded, this.#tables.tokenCounts];
     // Check first: a least-privileged application user may use existing tables without the right to create them.
     const present = await this.#pool.query<{ present: boolean }>(`SELECT to_regclass(name) IS NOT NULL AS present FROM unnest($1::text[]) AS name`, [
       tables.map((table) => table.sql),
@@ -322,4 +378,8 @@ function parseRows(table: PostgresTable, rows: ReadonlyArray<{ seq: string; body
     if (problem !== undefined) throw new StoreCorruptError(table.name, Number(row.seq), `not a record ctxpipe wrote: ${problem.field || "the record"} ${problem.message}`);
     return record;
   });
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-// The four tables of the PostgreSQL store and the SQL that creates them.
+// The five tables of the PostgreSQL store and the SQL that creates them.
 //
 // Record bodies are `json`, not `jsonb`: json keeps the text exactly as written (key order, number
 // spelling, "\u0000" and lone surrogates, which jsonb refuses), so load returns what was appended, and
@@ -13,6 +13,8 @@ export interface PostgresTables {
   readonly summaries: PostgresTable;
   /** Texts builds left out of their requests, one row per (conversation, handle). */
   readonly offloaded: PostgresTable;
+  /** How many tokens an encoding makes of a text, one row per (conversation, encoding, key): a cache. */
+  readonly tokenCounts: PostgresTable;
 }
 
 export interface PostgresTable {
@@ -31,7 +33,7 @@ export function postgresTables(schema: string, prefix: string): PostgresTables {
     schema,
     table: prefix + suffix,
   });
-  return { schemaSql: quoteIdentifier(schema), conversations: table("conversations"), messages: table("messages"), summaries: table("summaries"), offloaded: table("offloaded") };
+  return { schemaSql: quoteIdentifier(schema), conversations: table("conversations"), messages: table("messages"), summaries: table("summaries"), offloaded: table("offloaded"), tokenCounts: table("token_counts") };
 }
 
 /** Statements creating whatever is missing; each is idempotent. */
@@ -65,6 +67,14 @@ export function createTablesSql(tables: PostgresTables): string[] {
   body json NOT NULL,
   stored_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (conversation_id, handle)
+)`,
+    // A cache beside the log: no created_at, no sequence; the first row of a key wins (ON CONFLICT DO NOTHING).
+    `CREATE TABLE IF NOT EXISTS ${tables.tokenCounts.sql} (
+  conversation_id text NOT NULL,
+  encoding text NOT NULL,
+  key text NOT NULL,
+  tokens bigint NOT NULL,
+  PRIMARY KEY (conversation_id, encoding, key)
 )`,
   ];
 }

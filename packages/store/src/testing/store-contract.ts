@@ -7,6 +7,8 @@ import { StoreInputError } from "../errors/store-input-error.js";
 import type { OffloadedRecord } from "../offloaded-record.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
 import { type OffloadingStore, supportsOffloading } from "../supports-offloading.js";
+import { supportsTokenCounts, type TokenCountingStore } from "../supports-token-counts.js";
+import type { TokenCountRecord } from "../token-count-record.js";
 import { exampleStoredMessages } from "./example-stored-messages.js";
 
 export interface StoreContractSubject {
@@ -21,10 +23,16 @@ export interface StoreContractSubject {
    * offload tests run only then.
    */
   readonly offloading?: boolean;
+  /** Whether the store implements appendTokenCounts and loadTokenCounts (default true): the token-count tests run only then. */
+  readonly tokenCounts?: boolean;
 }
 
 const message = (id: string, extra: Record<string, unknown> = {}): StoredMessage => ({ id, role: "user", content: `text of ${id}`, ...extra });
 const offloaded = (handle: string, text: string, itemId = "tool-1"): OffloadedRecord => ({ handle, itemId, text, createdAt: "2025-03-01T12:00:00.000Z" });
+const count = (key: string, tokens: number, encoding = "o200k_base"): TokenCountRecord => ({ encoding, key, tokens });
+/** loadTokenCounts promises no order. */
+const sortedCounts = (records: ReadonlyArray<TokenCountRecord>) =>
+  [...records].sort((a, b) => (a.encoding + a.key < b.encoding + b.key ? -1 : a.encoding + a.key > b.encoding + b.key ? 1 : 0));
 const ids = (messages: ReadonlyArray<{ id: string }>) => messages.map((entry) => entry.id);
 const summary = (id: string, coveredIds: string[]): StoredSummaryRecord => ({
   id,
@@ -368,6 +376,90 @@ export function describeStoreContract(name: string, subject: StoreContractSubjec
           expect(await store.listOffloaded("c")).toStrictEqual([]);
           const invalidId = (await store.appendOffloaded("", [offloaded("ctx_1", "x")]).catch((caught: unknown) => caught)) as StoreInputError;
           expect(invalidId.issues).toStrictEqual([{ index: -1, field: "conversationId", message: expect.any(String) }]);
+        });
+      });
+    }
+
+    if (subject.tokenCounts !== false) {
+      describe("token counts", () => {
+        const counting = async (): Promise<TokenCountingStore> => {
+          const store = await create();
+          if (!supportsTokenCounts(store)) throw new Error("the store has no appendTokenCounts and loadTokenCounts (pass tokenCounts: false)");
+          return store;
+        };
+        const reopenCounting = async (store: ConversationStore) => (await reopen(store)) as TokenCountingStore;
+
+        test("records round-trip and survive a reopen; an encoding keeps its own count of the same key", async () => {
+          const store = await counting();
+          const records = [count("k1", 12), count("k1", 14, "cl100k_base"), count(`key_with-dash_${"0123456789abcdefghijklmnopqrstuvwxyz".repeat(2)}`.slice(0, 64), 0), count("k2", 1_000_000)];
+          await store.appendTokenCounts("c", records.slice(0, 2));
+          await store.appendTokenCounts("c", records.slice(2));
+          await store.appendTokenCounts("c", []);
+          expect(sortedCounts(await store.loadTokenCounts("c"))).toStrictEqual(sortedCounts(records));
+          const reopened = await reopenCounting(store);
+          expect(sortedCounts(await reopened.loadTokenCounts("c"))).toStrictEqual(sortedCounts(records));
+        });
+
+        test("a (encoding, key) is kept once, with its first count, whether repeated in a batch, in a later append, after a reopen or at once", async () => {
+          const store = await counting();
+          await store.appendTokenCounts("c", [count("k1", 1), count("k1", 2)]);
+          await store.appendTokenCounts("c", [count("k1", 3), count("k2", 20)]);
+          const reopened = await reopenCounting(store);
+          await reopened.appendTokenCounts("c", [count("k2", 21), count("k1", 4)]);
+          await Promise.all([reopened.appendTokenCounts("c", [count("k3", 30)]), reopened.appendTokenCounts("c", [count("k3", 31)])]);
+          const loaded = sortedCounts(await reopened.loadTokenCounts("c"));
+          expect(loaded.filter((record) => record.key !== "k3")).toStrictEqual([count("k1", 1), count("k2", 20)]);
+          expect(loaded.filter((record) => record.key === "k3")).toHaveLength(1);
+          expect(sortedCounts(await (await reopenCounting(reopened)).loadTokenCounts("c"))).toStrictEqual(loaded);
+        });
+
+        test("an unknown conversation has no counts; conversations keep their own; counts are not part of load or list", async () => {
+          const store = await counting();
+          expect(await store.loadTokenCounts("unknown")).toStrictEqual([]);
+          await store.append("a", message("m1"));
+          await store.appendTokenCounts("a", [count("same", 1)]);
+          await store.appendTokenCounts("b", [count("same", 2)]);
+          expect(await store.loadTokenCounts("a")).toStrictEqual([count("same", 1)]);
+          expect(await store.loadTokenCounts("b")).toStrictEqual([count("same", 2)]);
+          expect(await store.loadTokenCounts("unknown")).toStrictEqual([]);
+          expect(await store.load("a")).toStrictEqual({ conversationId: "a", messages: [message("m1")], summaries: [], warnings: [] });
+          expect(await store.load("b")).toStrictEqual({ conversationId: "b", messages: [], summaries: [], warnings: [] });
+          expect((await store.list()).map((info) => info.conversationId)).toStrictEqual(["a"]);
+        });
+
+        test("an invalid record refuses the batch whole before writing, naming index, key and field", async () => {
+          const store = await counting();
+          const bad = [
+            count("good", 1),
+            { encoding: "o200k_base", key: "../escape", tokens: 1 },
+            { encoding: "", key: "k", tokens: -1 },
+            { encoding: "o200k_base", key: "k", tokens: 1.5 },
+            "text",
+          ] as unknown as TokenCountRecord[];
+          const error = (await store.appendTokenCounts("c", bad).catch((caught: unknown) => caught)) as StoreInputError;
+          expect(error).toBeInstanceOf(StoreInputError);
+          expect(error.issues).toStrictEqual([
+            { index: 1, id: "../escape", field: "key", message: "must be 1 to 64 letters, digits, '_' or '-'" },
+            { index: 2, id: "k", field: "encoding", message: "must be a string of 1 to 64 characters" },
+            { index: 2, id: "k", field: "tokens", message: "must be a non-negative integer" },
+            { index: 3, id: "k", field: "tokens", message: "must be a non-negative integer" },
+            { index: 4, field: "", message: "must be a plain object" },
+          ]);
+          expect(await store.loadTokenCounts("c")).toStrictEqual([]);
+          const reopened = await reopenCounting(store);
+          expect(await reopened.loadTokenCounts("c")).toStrictEqual([]);
+          for (const attempt of [() => reopened.appendTokenCounts("", [count("k", 1)]), () => reopened.loadTokenCounts("")]) {
+            const invalidId = (await attempt().catch((caught: unknown) => caught)) as StoreInputError;
+            expect(invalidId.issues).toStrictEqual([{ index: -1, field: "conversationId", message: expect.any(String) }]);
+          }
+        });
+
+        test("30,000 records, appended a turn at a time, load whole after a reopen", async () => {
+          const store = await counting();
+          const records = Array.from({ length: 30_000 }, (_, index) => count(`key-${index.toString(36)}`, index % 5000, index % 7 === 0 ? "cl100k_base" : "o200k_base"));
+          for (let start = 0; start < records.length; start += 3000) await store.appendTokenCounts("big", records.slice(start, start + 3000));
+          const reopened = await reopenCounting(store);
+          expect(sortedCounts(await reopened.loadTokenCounts("big"))).toStrictEqual(sortedCounts(records));
         });
       });
     }

@@ -3,7 +3,7 @@
 // a synchronous write, so a line is out before the next append starts.
 import { writeSync } from "node:fs";
 import { JsonlStore } from "../jsonl-store.js";
-import { offloadedRecord } from "./append-child-records.js";
+import { offloadedRecord, tokenCountRecord } from "./append-child-records.js";
 import { withFileLock } from "../with-file-lock.js";
 
 const [mode, ...args] = process.argv.slice(2);
@@ -28,9 +28,10 @@ if (mode === "append") {
   await store.close();
   say("done");
 } else if (mode === "forever") {
-  // forever <directory> <conversationId> <prefix>: three concurrent message writers and one of offloaded
-  // text until killed; prints every acknowledged id (space-separated per append), every acknowledged
-  // offloaded handle ("offloaded <handle>") and every warning ("warning …").
+  // forever <directory> <conversationId> <prefix>: three concurrent message writers, one of offloaded
+  // text and one of token counts until killed; prints every acknowledged id (space-separated per
+  // append), every acknowledged offloaded handle ("offloaded <handle>"), every acknowledged batch of
+  // token counts ("counted <key> <key>…") and every warning ("warning …").
   const [directory, conversationId, prefix] = args as [string, string, string];
   const store = new JsonlStore({ directory, onWarning: (warning) => say(`warning ${warning.message}`) });
   let next = 0;
@@ -50,8 +51,16 @@ if (mode === "append") {
       say(`offloaded ${handle}`);
     }
   };
+  let nextCount = 0;
+  const counter = async () => {
+    for (;;) {
+      const records = Array.from({ length: 1 + Math.floor(Math.random() * 20) }, () => tokenCountRecord(`${prefix}_${nextCount++}`));
+      await store.appendTokenCounts(conversationId, records);
+      say(`counted ${records.map((record) => record.key).join(" ")}`);
+    }
+  };
   say("ready");
-  await Promise.all([writer(), writer(), writer(), offloader()]);
+  await Promise.all([writer(), writer(), writer(), offloader(), counter()]);
 } else if (mode === "hold-lock") {
   // hold-lock <lockPath>: takes the lock and keeps it until killed.
   const [lockPath] = args as [string];
