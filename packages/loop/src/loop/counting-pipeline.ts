@@ -1,9 +1,11 @@
 // The pipeline a loop makes for each conversation when it knows the model: every build counts with the
 // conversation's current tokenizer and gets the model's budget, and an approximation learns from the
-// input tokens each call reports, so the conversation's next builds count closer to the provider.
+// input tokens each call reports, so the conversation's next builds count closer to the provider. With
+// persisted counts, the first build loads the counts the store kept and every build keeps the new ones.
 import { type BuildOptions, type BuildResult, type ItemInput, Pipeline, type PipelineOptions, type RendererName, type RendererOutputMap} from "@ctxpipe/core";
 import type { ModelTokenizer } from "@ctxpipe/tokenizers";
 import type { LoopCounting } from "./loop-token-counting.js";
+import type { PersistedTokenCounts } from "./persisted-token-counts.js";
 
 /** The tokenizer a loop counts a conversation with, as a result shows it. */
 export interface LoopTokenizerInfo {
@@ -22,12 +24,21 @@ export class CountingPipeline extends Pipeline {
   readonly #given: Pick<BuildOptions, "maxTokens" | "reserveOutputTokens">;
   /** Which tokenizer counted each request, so usage calibrates the one that made the count. */
   readonly #countedWith = new WeakMap<object, ModelTokenizer>();
+  /** The conversation's counts kept in the store; undefined when the store keeps none. */
+  readonly #persisted: PersistedTokenCounts | undefined;
 
-  constructor(options: PipelineOptions, counting: LoopCounting, given: Pick<BuildOptions, "maxTokens" | "reserveOutputTokens"> = {}) {
+  constructor(
+    options: PipelineOptions,
+    counting: LoopCounting,
+    given: Pick<BuildOptions, "maxTokens" | "reserveOutputTokens"> = {},
+    persisted?: PersistedTokenCounts,
+  ) {
     super(options);
     this.#counting = counting;
-    this.#tokenizer = counting.tokenizer;
+    // Counting through the persisted counts' memo counts the same, and never tokenizes a text twice.
+    this.#tokenizer = persisted?.tokenizer ?? counting.tokenizer;
     this.#given = given;
+    this.#persisted = persisted;
   }
 
   /** The tokenizer the next build counts with. */
@@ -47,12 +58,23 @@ export class CountingPipeline extends Pipeline {
     const maxTokens = options.maxTokens === undefined || options.maxTokens === this.#given.maxTokens ? budget.maxTokens : options.maxTokens;
     const reserveOutputTokens =
       options.reserveOutputTokens === undefined || options.reserveOutputTokens === this.#given.reserveOutputTokens ? budget.reserveOutputTokens : options.reserveOutputTokens;
-    const built = super.build(items, { ...options, maxTokens, reserveOutputTokens, ...(tokenizer === undefined ? {} : { tokenizer }) });
-    if (tokenizer === undefined) return built;
-    return built.then((result) => {
-      this.#countedWith.set(result, tokenizer);
-      return result;
+    const resolved = { ...options, maxTokens, reserveOutputTokens, ...(tokenizer === undefined ? {} : { tokenizer }) };
+    if (tokenizer === undefined) return super.build(items, resolved);
+    const persisted = this.#persisted;
+    if (persisted === undefined) return super.build(items, resolved).then((result) => this.#counted(result, tokenizer));
+    return persisted.ready().then(async () => {
+      try {
+        return this.#counted(await super.build(items, resolved), tokenizer);
+      } finally {
+        // A build that failed (over budget) counted texts all the same.
+        await persisted.save();
+      }
     });
+  }
+
+  #counted<T extends BuildResult<unknown>>(result: T, tokenizer: ModelTokenizer): T {
+    this.#countedWith.set(result, tokenizer);
+    return result;
   }
 
   /**

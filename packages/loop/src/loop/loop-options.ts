@@ -7,6 +7,7 @@ import type { ModelAdapter } from "../model/model-adapter.js";
 import type { LoopTool } from "../tools/loop-tool.js";
 import { CountingPipeline } from "./counting-pipeline.js";
 import { type LoopCounting, resolveLoopCounting, type TokenCountingOptions } from "./loop-token-counting.js";
+import { PersistedTokenCounts, storeTokenCounts } from "./persisted-token-counts.js";
 import { DEFAULT_MAX_RETRY_DELAY_MS, defaultRetryTiming, type RetryTiming } from "./retry-delay.js";
 
 export interface LoopOptions {
@@ -148,7 +149,8 @@ export function resolveLoopOptions(owner: string, options: LoopOptions): Resolve
 
 /**
  * One pipeline per conversation, so each one's cache report compares with its own previous build and
- * its tokenizer learns from that conversation's usage.
+ * its tokenizer learns from that conversation's usage. When the store keeps token counts, each
+ * conversation's pipeline loads them before its first build and appends the new ones after each build.
  */
 export class PipelinePerConversation {
   readonly #options: LoopOptions;
@@ -163,10 +165,10 @@ export class PipelinePerConversation {
 
   for(conversationId: string | undefined): Pipeline {
     if (this.#options.pipeline !== undefined) return this.#options.pipeline;
-    if (conversationId === undefined) return this.#create();
+    if (conversationId === undefined) return this.#create(undefined);
     let pipeline = this.#pipelines.get(conversationId);
     if (pipeline === undefined) {
-      pipeline = this.#create();
+      pipeline = this.#create(conversationId);
       if (this.#pipelines.size >= PipelinePerConversation.LIMIT) this.#pipelines.delete(this.#pipelines.keys().next().value!);
     } else {
       this.#pipelines.delete(conversationId);
@@ -175,7 +177,7 @@ export class PipelinePerConversation {
     return pipeline;
   }
 
-  #create(): Pipeline {
+  #create(conversationId: string | undefined): Pipeline {
     // The notice is on in the loops unless the options say `notice: false`: a model told that a result
     // was cut, and how to read it back, asks instead of guessing.
     const given = this.#options.compression;
@@ -183,6 +185,14 @@ export class PipelinePerConversation {
     const plugins = [...systemPromptPlugins(), ...(compression === false ? [] : [new CompressionPlugin(compression)]), ...(this.#options.plugins ?? [])];
     if (this.#counting === undefined) return createPipeline({ plugins });
     const { maxTokens, reserveOutputTokens } = this.#options.buildOptions ?? {};
-    return new CountingPipeline({ plugins }, this.#counting, { ...(maxTokens === undefined ? {} : { maxTokens }), ...(reserveOutputTokens === undefined ? {} : { reserveOutputTokens }) });
+    // A store that keeps token counts spares a process that never built the conversation its tokenizing.
+    const source = storeTokenCounts(this.#options.store, conversationId);
+    const persisted = source === undefined ? undefined : new PersistedTokenCounts(this.#counting.tokenizer, source);
+    return new CountingPipeline(
+      { plugins },
+      this.#counting,
+      { ...(maxTokens === undefined ? {} : { maxTokens }), ...(reserveOutputTokens === undefined ? {} : { reserveOutputTokens }) },
+      persisted,
+    );
   }
 }
