@@ -4,9 +4,9 @@
 // The other variants defeat that reuse to show what a turn cost before it: the same pipeline given
 // items imported again from the stored messages (new objects every turn, as the loops did), and a new
 // pipeline every turn (a stateless server).
-import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
-import { type BuildResult, createPipeline, importStoredMessages, type Item, type Pipeline, type Tokenizer } from "@ctxpipe/core";
-import { AGENT_SYSTEM_PROMPT } from "./agent-loop-benchmark.js";
+import { type BuildResult, importStoredMessages, type Item, type Tokenizer } from "@ctxpipe/core";
+import { AGENT_SYSTEM_PROMPT } from "./agent-system-prompt.js";
+import { libraryPipeline } from "./library-pipeline.js";
 import { type TurnFigures, timeTurns, turnFigures } from "./turn-figures.js";
 import type { TurnSubject } from "./turn-subject.js";
 
@@ -33,10 +33,6 @@ export interface LibraryTurnFigures {
   readonly sameAsNewPipeline: boolean | undefined;
   /** This process's resident set after the turns, in bytes. */
   readonly rss: number;
-}
-
-export function libraryPipeline(compression: boolean): Pipeline {
-  return createPipeline({ plugins: compression ? [new CompressionPlugin({ strategies: [...DEFAULT_STRATEGIES], notice: true })] : [] });
 }
 
 export async function libraryTurnBenchmark(subject: TurnSubject, options: LibraryTurnOptions): Promise<LibraryTurnFigures> {

@@ -217,7 +217,8 @@ export class ReuseSections {
     const subject = this.subject(this.#large);
     const peer = await this.#trimHeader(subject);
     this.#log("   each run a new child process: Node and tsx start, one warm-up send without a store (a host up and serving others),");
-    this.#log("   then, timed: open the store, ChatLoop.send (load, import, build with exact gpt-4o counts and the default compression, persist)");
+    this.#log("   then, timed: open the store and ChatLoop.send (load, import, build with exact gpt-4o counts and the default compression,");
+    this.#log("   persist), or the library alone: load the log and its counts, import, build with a TokenCountMemo within gpt-4o's budget");
     this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"start".padStart(9)}  count records`);
     for (const kind of ["JsonlStore", "PostgresStore"] as const) {
       const conversation = await this.#conversation(kind, subject);
@@ -232,26 +233,28 @@ export class ReuseSections {
       } finally {
         await primer.close();
       }
-      const runs: Record<"with" | "without", Array<Awaited<ReturnType<typeof freshProcessTurn>>>> = { with: [], without: [] };
       const failures: string[] = [];
-      for (let run = 0; run < this.#freshProcessRuns; run++) {
-        for (const persisted of ["without", "with"] as const) {
-          try {
-            const task: FreshProcessTask = { store: conversation.task, conversationId: conversation.conversationId, userInput: `Next turn ${run}: what is left to check?`, persistedCounts: persisted === "with" };
-            runs[persisted].push(await freshProcessTurn(task));
-          } catch (error) {
-            failures.push((error as Error).message.split("\n")[0] ?? String(error));
+      for (const path of ["loop", "library"] as const) {
+        const runs: Record<"with" | "without", Array<Awaited<ReturnType<typeof freshProcessTurn>>>> = { with: [], without: [] };
+        for (let run = 0; run < this.#freshProcessRuns; run++) {
+          for (const persisted of ["without", "with"] as const) {
+            try {
+              const task: FreshProcessTask = { store: conversation.task, conversationId: conversation.conversationId, userInput: `Next turn ${run}: what is left to check?`, persistedCounts: persisted === "with", path };
+              runs[persisted].push(await freshProcessTurn(task));
+            } catch (error) {
+              failures.push((error as Error).message.split("\n")[0] ?? String(error));
+            }
           }
         }
-      }
-      for (const persisted of ["with", "without"] as const) {
-        const label = persisted === "with" ? `f. fresh process, ${kind}, persisted token counts` : "   before: the store's token counts hidden (every text tokenized)";
-        const done = runs[persisted];
-        if (done.length === 0) continue;
-        const turn = turnFigures(done.map((each) => each.turnMs));
-        const start = turnFigures(done.map((each) => each.startMs)).median;
-        const peak = turnFigures(done.map((each) => each.peakRss)).median;
-        this.#row(label, turn, peer, peak, `${formatMilliseconds(start).padStart(6)} ms  ${number(turnFigures(done.map((each) => each.countRecords)).median)}`);
+        for (const persisted of ["with", "without"] as const) {
+          const label = persisted === "with" ? `f. fresh process, ${kind}, ${path === "loop" ? "ChatLoop.send" : "library build"}, persisted counts` : "   before: the store's token counts hidden (every text tokenized)";
+          const done = runs[persisted];
+          if (done.length === 0) continue;
+          const turn = turnFigures(done.map((each) => each.turnMs));
+          const start = turnFigures(done.map((each) => each.startMs)).median;
+          const peak = turnFigures(done.map((each) => each.peakRss)).median;
+          this.#row(label, turn, peer, peak, `${formatMilliseconds(start).padStart(6)} ms  ${number(turnFigures(done.map((each) => each.countRecords)).median)}`);
+        }
       }
       for (const failure of [...new Set(failures)]) this.#log(`   ${kind} fresh process failed: ${failure}`);
       const store = conversation.openStore();
