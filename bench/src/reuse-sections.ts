@@ -170,7 +170,7 @@ export class ReuseSections {
   async printReloads(): Promise<void> {
     const subject = this.subject(this.#large);
     const peer = await this.#trimHeader(subject);
-    this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"rows read".padStart(9)}  same objects`);
+    this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"".padStart(64)}${"rows read".padStart(9)}  same objects`);
     for (const kind of ["JsonlStore", "PostgresStore"] as const) {
       const conversation = await this.#conversation(kind, subject);
       if (typeof conversation === "string") {
@@ -219,7 +219,7 @@ export class ReuseSections {
     this.#log("   each run a new child process: Node and tsx start, one warm-up send without a store (a host up and serving others),");
     this.#log("   then, timed: open the store and ChatLoop.send (load, import, build with exact gpt-4o counts and the default compression,");
     this.#log("   persist), or the library alone: load the log and its counts, import, build with a TokenCountMemo within gpt-4o's budget");
-    this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"start".padStart(9)}  count records`);
+    this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"".padStart(64)}${"start".padStart(9)}  count records`);
     for (const kind of ["JsonlStore", "PostgresStore"] as const) {
       const conversation = await this.#conversation(kind, subject);
       if (typeof conversation === "string") {
@@ -277,13 +277,13 @@ export class ReuseSections {
   async #trimHeader(subject: TurnSubject): Promise<TurnFigures> {
     const trim = await this.trimMessages(subject.messages);
     this.#log(`   ${number(subject.messages)} messages (${subject.megabytes.toFixed(1)} MB), budget ${number(subject.budgetTokens)} tokens (half the history)`);
-    this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"median".padStart(9)} ${"p90".padStart(9)} ${"worst".padStart(9)} ${"runs".padStart(5)} ${"trimMessages ÷".padStart(14)} ${"RSS".padStart(8)}`);
+    this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"median".padStart(10)} ${"p90".padStart(10)} ${"worst".padStart(10)} ${"runs".padStart(5)} ${"trimMessages ÷".padStart(14)} ${"RSS".padStart(8)}`);
     this.#row("g. trimMessages (LangChain.js), memoized exact o200k counts", trim.turns, trim.turns, trim.rss);
     return trim.turns;
   }
 
   #row(label: string, figures: TurnFigures, peer: TurnFigures, rss?: number, note?: string): void {
-    const ms = (value: number) => `${formatMilliseconds(value)} ms`.padStart(9);
+    const ms = (value: number) => `${formatMilliseconds(value)} ms`.padStart(10);
     const cells = [ms(figures.median), ms(figures.p90), ms(figures.worst), `×${figures.runs}`.padStart(5), formatTimesFaster(peer, figures).padStart(14), (rss === undefined ? "" : formatMegabytes(rss)).padStart(8)];
     this.#log(`   ${label.padEnd(LABEL_WIDTH)} ${cells.join(" ")}${note === undefined ? "" : `  ${note}`}`.trimEnd());
   }
