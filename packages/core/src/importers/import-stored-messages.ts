@@ -5,6 +5,7 @@
 import type { Item, ItemInput } from "../model/item.js";
 import { describeValue } from "./describe-value.js";
 import { ExtraFields } from "./extra-fields.js";
+import { FrozenRecordMemo } from "./frozen-record-memo.js";
 import { keepOtherParts } from "./keep-other-parts.js";
 import { metadataWithExtra } from "./metadata-with-extra.js";
 import { type ChatContentOptions, readChatContent } from "./read-chat-content.js";
@@ -57,10 +58,16 @@ export function storedMessageMode(item: { readonly metadata?: { readonly mode?: 
  * - An assistant message with partType "task_completed", "task_abandoned" or "task_terminated" records
  *   how a run ended: a task-completed, task-abandoned (with `reason`) or task-terminated (with
  *   `terminatedBy`) item whose text is the record's content.
+ * - A deep-frozen record (JsonlStore and PostgresStore hand out the same frozen objects for a log that
+ *   only grew) is read once: importing it again gives the same item objects, frozen, so a pipeline
+ *   reuses what it worked out for them. Records that are not deep-frozen are read on every call.
  */
 export function importStoredMessages(messages: unknown): Item[] {
-  return runImport(SOURCE, messages, readStoredMessage);
+  return runImport(SOURCE, messages, readStoredMessage, frozenRecords);
 }
+
+/** Records never change once deep-frozen (as JsonlStore and PostgresStore hand them out): each is read once. */
+const frozenRecords = new FrozenRecordMemo();
 
 /** A MessageEntity: a body and no role of its own. */
 const isEntity = (record: Record<string, unknown>) => Object.hasOwn(record, "body") && !Object.hasOwn(record, "role") && !Object.hasOwn(record, "kind");

@@ -6,21 +6,32 @@ import { type InputIssue, InvalidInputError } from "../errors/invalid-input-erro
 import type { Item, ItemInput } from "../model/item.js";
 import { parseItem, readRecordId } from "../model/parse-items.js";
 import { describeValue } from "./describe-value.js";
+import type { FrozenRecordMemo } from "./frozen-record-memo.js";
 import { isPlainObject } from "./is-plain-object.js";
 import { RecordReader } from "./record-reader.js";
 
 /** Turns one record into items; problems go to the reader, which then discards the items. */
 export type ReadRecord = (record: Record<string, unknown>, reader: RecordReader) => ReadonlyArray<ItemInput>;
 
-export function runImport(source: string, input: unknown, readRecord: ReadRecord): Item[] {
+/**
+ * Reads every record of `input`. With a memo, a deep-frozen record read before gives the items it gave
+ * then (the same objects), so only what a store appended since is read.
+ */
+export function runImport(source: string, input: unknown, readRecord: ReadRecord, memo?: FrozenRecordMemo): Item[] {
   if (!Array.isArray(input)) {
     throw new InvalidInputError(source, [{ index: 0, id: undefined, path: [], message: `expected an array of ${source}s, got ${describeValue(input)}` }]);
   }
-  const items: Item[] = [];
+  const session = memo?.start(input);
+  const items: Item[] = session?.items ?? [];
   const issues: InputIssue[] = [];
   // A counting loop rather than forEach, which skips the holes of a sparse array.
-  for (let index = 0; index < input.length; index++) {
+  for (let index = session?.from ?? 0; index < input.length; index++) {
     const record: unknown = input[index];
+    const known = session?.lookup(record);
+    if (known !== undefined) {
+      for (const item of known) items.push(item);
+      continue;
+    }
     const reader = new RecordReader(index, readRecordId(record));
     if (!isPlainObject(record)) {
       reader.issue([], `expected an object, got ${describeValue(record)}`);
@@ -32,6 +43,7 @@ export function runImport(source: string, input: unknown, readRecord: ReadRecord
       issues.push(...reader.issues);
       continue;
     }
+    const read: Item[] = [];
     for (const candidate of built) {
       // The importer checks every field it reads, so this is a backstop; its paths are the item's.
       const parsed = parseItem(candidate, index);
@@ -39,9 +51,12 @@ export function runImport(source: string, input: unknown, readRecord: ReadRecord
         issues.push(...parsed.map((issue) => ({ ...issue, id: reader.id })));
         continue;
       }
-      items.push(parsed);
+      read.push(parsed);
     }
+    if (read.length === built.length) session?.remember(record, read);
+    for (const item of read) items.push(item);
   }
   if (issues.length > 0) throw new InvalidInputError(source, issues);
+  session?.finish(input, items);
   return items;
 }

@@ -34,6 +34,14 @@ function describeZodIssue(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
+/**
+ * Marks a frozen item as valid as it stands, so that building with it does not parse it again. Only
+ * for items that came out of parseItem and were frozen since: nothing can have changed them.
+ */
+export function rememberValid(item: Item): void {
+  if (Object.isFrozen(item)) validated.set(item, item);
+}
+
 export function parseItem(input: ItemInput, index: number): Item | InputIssue[] {
   if (typeof input === "object" && input !== null) {
     const cached = validated.get(input);

@@ -1,0 +1,91 @@
+// The items of records that can no longer change. A store that hands back the same deep-frozen record
+// objects for a log that only grew (JsonlStore, PostgresStore) gets the same item objects for them on
+// every import, so what a pipeline keeps by item object (parsing, token counts, decisions, rendered
+// messages) survives the store round trip. Anything not deep-frozen is read again every time.
+import { deepFreeze } from "../model/deep-freeze.js";
+import type { Item } from "../model/item.js";
+import { rememberValid } from "../model/parse-items.js";
+
+interface Remembered {
+  readonly items: ReadonlyArray<Item>;
+  /** The import that last handed these items out: a record given twice in one import is read again the second time. */
+  importNumber: number;
+}
+
+/** A list imported before, all of whose records were deep-frozen, and what it gave. */
+interface ImportedList {
+  readonly records: ReadonlyArray<unknown>;
+  readonly items: ReadonlyArray<Item>;
+}
+
+/** Whether nothing in `value` can change: primitives, and frozen plain objects and arrays of them. */
+export function isDeepFrozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return typeof value !== "function";
+  if (!Object.isFrozen(value)) return false;
+  // A Date (or any other class) keeps state a freeze does not reach.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) return false;
+  for (const child of Object.values(value)) if (!isDeepFrozen(child)) return false;
+  return true;
+}
+
+/** Whether `next` starts with the same objects as `previous`. */
+function startsWith(next: ReadonlyArray<unknown>, previous: ReadonlyArray<unknown>): boolean {
+  if (next.length < previous.length) return false;
+  for (let index = 0; index < previous.length; index++) if (next[index] !== previous[index]) return false;
+  return true;
+}
+
+/** One import with a memo: where it resumes, and what it may remember. */
+export interface MemoImport {
+  /** The first index still to read: the records before it are the last import's of this list. */
+  readonly from: number;
+  /** The items of the records before `from`, in a new array the import appends to. */
+  readonly items: Item[];
+  /** The items remembered for `record`, or undefined when it must be read. */
+  lookup(record: unknown): ReadonlyArray<Item> | undefined;
+  /** Remembers what `record` was read as, when it is deep-frozen (the items are frozen then). */
+  remember(record: object, items: ReadonlyArray<Item>): void;
+  /** Keeps the list and its items, so that the next import of it (grown or not) resumes after them. */
+  finish(input: ReadonlyArray<unknown>, items: ReadonlyArray<Item>): void;
+}
+
+export class FrozenRecordMemo {
+  readonly #byRecord = new WeakMap<object, Remembered>();
+  /** The last list imported, by its first record (a conversation's first message does not change). */
+  readonly #lists = new WeakMap<object, ImportedList>();
+  #imports = 0;
+
+  start(input: ReadonlyArray<unknown>): MemoImport {
+    const importNumber = ++this.#imports;
+    const first = input[0];
+    const last = typeof first === "object" && first !== null ? this.#lists.get(first) : undefined;
+    const resumed = last !== undefined && startsWith(input, last.records);
+    // Records after a resumed prefix are read, not looked up: one of them may be a prefix record given
+    // again, which must not share the prefix's item objects.
+    let frozen = true;
+    return {
+      from: resumed ? last.records.length : 0,
+      items: resumed ? last.items.slice() : [],
+      lookup: (record) => {
+        if (resumed || typeof record !== "object" || record === null) return undefined;
+        const remembered = this.#byRecord.get(record);
+        if (remembered === undefined || remembered.importNumber === importNumber) return undefined;
+        remembered.importNumber = importNumber;
+        return remembered.items;
+      },
+      remember: (record, items) => {
+        if (this.#byRecord.has(record) || !isDeepFrozen(record)) {
+          frozen = false;
+          return;
+        }
+        for (const item of items) rememberValid(deepFreeze(item));
+        this.#byRecord.set(record, { items, importNumber });
+      },
+      finish: (records, items) => {
+        if (!frozen || typeof first !== "object" || first === null) return;
+        this.#lists.set(first, { records: records.slice(), items: items.slice() });
+      },
+    };
+  }
+}
