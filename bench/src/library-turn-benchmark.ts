@@ -25,8 +25,8 @@ export interface LibraryTurnOptions {
 export interface LibraryTurnFigures {
   readonly turns: TurnFigures;
   /**
-   * Turns whose request does not start with the whole previous request (the cut moved, or a result was
-   * cleared): a provider's prompt cache breaks there, and the window is rebuilt from the cut.
+   * Turns on which the window's start moved: the request's first message after the system prompt is
+   * not the previous request's (the cut moved, by the budget fit or a strategy).
    */
   readonly cutMoves: { readonly count: number; readonly figures: TurnFigures | undefined };
   /** For "kept": whether the last turn's request and report equal a new pipeline's on the same items. */
@@ -44,7 +44,10 @@ export async function libraryTurnBenchmark(subject: TurnSubject, options: Librar
   // The kept paths have built the history once before the first timed turn, as a running app has.
   if (options.variant !== "new pipeline") await pipeline.build(items, buildOptions);
 
-  const results: Array<BuildResult<unknown>> = [];
+  // Only what the figures need is kept from each turn: a report kept for every turn would be assembled for each.
+  const requests: unknown[] = [];
+  const tokenCounts: number[] = [];
+  let last: BuildResult<unknown> | undefined;
   const times = await timeTurns(
     Math.min(options.turns, subject.upcoming.length),
     async (turn) => {
@@ -53,20 +56,22 @@ export async function libraryTurnBenchmark(subject: TurnSubject, options: Librar
       if (options.variant === "kept") items.push(...importStoredMessages([next]));
       else items = importStoredMessages(stored);
       if (options.variant === "new pipeline") pipeline = libraryPipeline(options.compression);
-      results.push(await pipeline.build(items, buildOptions));
+      last = await pipeline.build(items, buildOptions);
+      requests.push(last.request);
+      tokenCounts.push(last.tokenCount);
     },
     options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs },
   );
-  for (const result of results) if (result.tokenCount > maxTokens) throw new Error(`ctxpipe sent ${result.tokenCount} tokens over a budget of ${maxTokens}`);
+  for (const tokens of tokenCounts) if (tokens > maxTokens) throw new Error(`ctxpipe sent ${tokens} tokens over a budget of ${maxTokens}`);
 
-  const moved = options.variant === "new pipeline" ? [] : times.filter((_, turn) => results[turn]!.report.cache.breaksAt !== undefined);
+  const starts = requests.map(windowStart);
+  const moved = options.variant === "new pipeline" ? [] : times.filter((_, turn) => turn > 0 && starts[turn] !== starts[turn - 1]);
   const rss = process.memoryUsage().rss;
   let sameAsNewPipeline: boolean | undefined;
   if (options.variant === "kept") {
     // Reuse must never change a result: the last turn, built again from scratch, is the same request and report.
     const fresh = await libraryPipeline(options.compression).build(importStoredMessages(stored), buildOptions);
-    const last = results.at(-1)!;
-    sameAsNewPipeline = JSON.stringify(fresh.request) === JSON.stringify(last.request) && JSON.stringify(withoutCache(fresh.report)) === JSON.stringify(withoutCache(last.report));
+    sameAsNewPipeline = JSON.stringify(fresh.request) === JSON.stringify(last!.request) && JSON.stringify(withoutCache(fresh.report)) === JSON.stringify(withoutCache(last!.report));
   }
   return { turns: turnFigures(times), cutMoves: { count: moved.length, figures: moved.length === 0 ? undefined : turnFigures(moved) }, sameAsNewPipeline, rss };
 }
@@ -75,4 +80,10 @@ export async function libraryTurnBenchmark(subject: TurnSubject, options: Librar
 function withoutCache(report: BuildResult<unknown>["report"]): unknown {
   const { cache: _cache, ...rest } = report;
   return { ...rest, allEntries: report.allEntries };
+}
+
+/** The first message after the system prompt of an OpenAI Chat request, as JSON: where the window starts. */
+function windowStart(request: unknown): string {
+  const messages = (request as { messages?: ReadonlyArray<{ role?: string }> }).messages ?? [];
+  return JSON.stringify(messages.find((message) => message.role !== "system" && message.role !== "developer"));
 }

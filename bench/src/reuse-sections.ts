@@ -119,7 +119,7 @@ export class ReuseSections {
         }
       }
     }
-    this.#log("   the cut moved: the request does not start with the whole previous request (a provider's prompt cache breaks);");
+    this.#log("   the cut moved: the first message after the system prompt is not the previous turn's (the window's start moved);");
     this.#log("   every kept row's last request and report were compared with a new pipeline's on the same items");
   }
 
