@@ -188,6 +188,8 @@ export class PipelinePerConversation {
     // A store that keeps token counts spares a process that never built the conversation its tokenizing.
     const source = storeTokenCounts(this.#options.store, conversationId);
     const persisted = source === undefined ? undefined : new PersistedTokenCounts(this.#counting.tokenizer, source);
+    // Read now, while the loop loads the log: the first build finds them in the memo.
+    void persisted?.ready();
     return new CountingPipeline(
       { plugins },
       this.#counting,
