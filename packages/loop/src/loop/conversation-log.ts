@@ -1,6 +1,7 @@
 // Where one loop call reads and writes its conversation: the store under a conversation id, or, with
 // no id (chat mode: no conversation id, no history), a log that lives only for the call.
 import { type ConversationStore, type OffloadedRecord, type StoredMessage, type StoredSummaryRecord, supportsOffloading } from "@ctxpipe/store";
+import { deepFreeze } from "./deep-freeze.js";
 
 export interface ConversationLog {
   readonly conversationId: string | undefined;
@@ -15,13 +16,18 @@ export interface ConversationLog {
 }
 
 export function storeLog(store: ConversationStore, conversationId: string): ConversationLog {
+  // Offloaded text is never taken back: once the conversation has some, the call need not ask again.
+  let hasOffloaded = false;
   // A store written before offloading existed: the texts live as long as the call, so retrieve_context
   // still works within it.
   const offloaded = supportsOffloading(store)
     ? {
         appendOffloaded: (records: ReadonlyArray<OffloadedRecord>) => store.appendOffloaded(conversationId, records),
         loadOffloaded: (handle: string) => store.loadOffloaded(conversationId, handle),
-        hasOffloaded: async () => (await store.listOffloaded(conversationId)).length > 0,
+        hasOffloaded: async () => {
+          hasOffloaded ||= (await store.listOffloaded(conversationId)).length > 0;
+          return hasOffloaded;
+        },
       }
     : memoryOffloads();
   return {
@@ -33,13 +39,17 @@ export function storeLog(store: ConversationStore, conversationId: string): Conv
   };
 }
 
+/**
+ * A log that lives for one call. It keeps deep-frozen copies, as the stores hand out, so every turn's
+ * build gets the same items for the messages the call already had (see importStoredMessages).
+ */
 export function callLog(): ConversationLog {
   const messages: StoredMessage[] = [];
   const summaries: StoredSummaryRecord[] = [];
   return {
     conversationId: undefined,
     append: async (added) => {
-      messages.push(...added);
+      for (const message of added) messages.push(deepFreeze(structuredClone(message)));
     },
     appendSummaries: async (added) => {
       summaries.push(...added);

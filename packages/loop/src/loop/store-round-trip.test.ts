@@ -25,11 +25,12 @@ function countingTokenizer(): Tokenizer & { readonly counted: string[] } {
   };
 }
 
-/** The items of every build the loops make (the default pipelines are Pipelines too). */
-function recordBuilds(): Array<ReadonlyArray<ItemInput>> {
+/** The items of every build the loops make (the default pipelines are Pipelines too); `onBuild` runs as each starts. */
+function recordBuilds(onBuild?: () => void): Array<ReadonlyArray<ItemInput>> {
   const builds: Array<ReadonlyArray<ItemInput>> = [];
   const build = Pipeline.prototype.build;
   vi.spyOn(Pipeline.prototype, "build").mockImplementation(function (this: Pipeline, items: ReadonlyArray<ItemInput>, options?: BuildOptions) {
+    onBuild?.();
     builds.push(items.slice());
     return build.call(this, items, options);
   } as typeof build);
@@ -88,6 +89,48 @@ describe("the loops reuse their work across the store round trip", () => {
     expect(builds.map((items) => items.length)).toStrictEqual([11, 13]);
     const [first, second] = builds as [ItemInput[], ItemInput[]];
     for (const [index, item] of first.entries()) expect(second[index]).toBe(item);
+  });
+
+  test("ChatLoop without a conversation id: each turn of the call builds from the same item objects for what the call persisted", async () => {
+    const tokenizer = countingTokenizer();
+    const model = scriptedModel([{ toolCalls: [{ name: "echo", arguments: { n: 1 } }] }, { toolCalls: [{ name: "echo", arguments: { n: 2 } }] }, { text: "Done." }]);
+    const loop = new ChatLoop({ model, tools: [echo], newId: counterIds("new-"), now: fixedClock(), buildOptions: { tokenizer } });
+    const countedBefore: number[] = [];
+    const builds = recordBuilds(() => countedBefore.push(tokenizer.counted.length));
+
+    const result = await loop.send({ userInput: "Echo twice" });
+
+    expect(result.status).toBe("completed");
+    expect(builds.map((items) => items.length)).toStrictEqual([1, 3, 5]);
+    for (const [turn, items] of builds.slice(1).entries()) {
+      for (const [index, item] of builds[turn]!.entries()) expect(items[index]).toBe(item);
+    }
+    // Each text is counted by the first build that has it, and by no later one.
+    const countedBy = (build: number) => tokenizer.counted.slice(countedBefore[build], countedBefore[build + 1]);
+    const has = (texts: string[], part: string) => texts.some((text) => text.includes(part));
+    expect([0, 1, 2].map((build) => [has(countedBy(build), "Echo twice"), has(countedBy(build), 'echo {"n":1}')])).toStrictEqual([
+      [true, false],
+      [false, true],
+      [false, false],
+    ]);
+    // What the caller gets back is not frozen: the log keeps copies.
+    expect(Object.isFrozen(result.persisted[0])).toBe(false);
+  });
+
+  test("once the conversation has offloaded text, the call does not ask the store again", async () => {
+    const { store } = tempStore();
+    await store.append("c1", history(1));
+    await store.appendOffloaded("c1", [{ handle: "ctx_0123456789abcdef", itemId: "a0", text: "the whole text", createdAt: "2026-01-01T00:00:00.000Z" }]);
+    const listed = vi.spyOn(store, "listOffloaded");
+    const model = scriptedModel([{ toolCalls: [{ name: "echo", arguments: {} }] }, { toolCalls: [{ name: "echo", arguments: {} }] }, { text: "Done." }]);
+    const loop = new ChatLoop({ model, store, tools: [echo], newId: counterIds("new-"), now: fixedClock() });
+
+    const result = await loop.send({ conversationId: "c1", userInput: "Go" });
+
+    expect(result.turns).toBe(3);
+    expect(listed).toHaveBeenCalledTimes(1);
+    // Every turn still offers retrieve_context.
+    for (const call of model.calls) expect(JSON.stringify(call.request)).toContain("retrieve_context");
   });
 
   test("items shown for one call only go between the same objects, and the log's items are the same the next call", async () => {
