@@ -11,6 +11,12 @@ interface PostgresStoreCommonOptions {
   readonly tablePrefix?: string;
   /** Create the schema and tables on first use when they are missing. Default true; turn off when migrations run elsewhere. */
   readonly migrate?: boolean;
+  /**
+   * How many conversations' parsed records the store keeps between loads, least recently loaded dropped
+   * first (default 128). A kept conversation reloads by reading only its new rows, and its records come
+   * back as the same frozen objects; 0 reads every row on every load.
+   */
+  readonly cachedConversations?: number;
 }
 
 export type PostgresStoreOptions =
@@ -29,6 +35,7 @@ export interface ResolvedPostgresStoreOptions {
   readonly schema: string;
   readonly tablePrefix: string;
   readonly migrate: boolean;
+  readonly cachedConversations: number;
 }
 
 // Lowercase identifiers only: they need no quoting in psql, and PostgreSQL truncates names past 63 bytes,
@@ -52,6 +59,7 @@ const optionsSchema = z
       .max(63 - LONGEST_TABLE_SUFFIX)
       .default("ctxpipe_"),
     migrate: z.boolean().default(true),
+    cachedConversations: z.number().int().nonnegative().default(128),
   })
   .strict()
   .refine((options) => (options.pool === undefined) !== (options.connectionString === undefined), {
@@ -67,5 +75,6 @@ export function resolvePostgresStoreOptions(options: PostgresStoreOptions): Reso
     schema: parsed.schema,
     tablePrefix: parsed.tablePrefix,
     migrate: parsed.migrate,
+    cachedConversations: parsed.cachedConversations,
   };
 }

@@ -87,9 +87,23 @@ test.for([
   );
   await Promise.all(workers.map((worker) => worker.ready));
   for (const worker of workers) worker.go();
+  // Meanwhile this process reloads again and again, incrementally: each load must be a prefix of the
+  // final order, and the last one what a fresh store loads.
+  const seen: string[][] = [];
+  let appending = true;
+  const reloading = (async () => {
+    while (appending) seen.push((await setup.load(conversationId)).messages.map((message) => message.id));
+  })();
   const results = await Promise.all(workers.map((worker) => worker.result));
+  appending = false;
+  await reloading;
 
   const ids = (await setup.load(conversationId)).messages.map((message) => message.id);
+  const fresh = new PostgresStore({ connectionString: server.connectionString, schema, cachedConversations: 0 });
+  cleanups.push(() => fresh.close());
+  expect(ids).toStrictEqual((await fresh.load(conversationId)).messages.map((message) => message.id));
+  expect(seen.length).toBeGreaterThan(0);
+  for (const earlier of seen) expect(ids.slice(0, earlier.length)).toStrictEqual(earlier);
   const refusedBatches = poison ? [{ worker: poisoned.worker, batch: poisoned.batch }] : [];
   expect(results.flatMap((result, worker) => result.refused.map((batch) => ({ worker, batch })))).toEqual(refusedBatches);
 

@@ -10,9 +10,9 @@ test("PostgresStore is a ConversationStore with migrate and its table names", ()
   expectTypeOf<PostgresStore["tables"]>().toEqualTypeOf<{ readonly conversations: string; readonly messages: string; readonly summaries: string; readonly offloaded: string; readonly tokenCounts: string }>();
 });
 
-test("options take a pool or a connection string, plus schema, tablePrefix and migrate", () => {
+test("options take a pool or a connection string, plus schema, tablePrefix, migrate and cachedConversations", () => {
   expectTypeOf<{ connectionString: string }>().toExtend<PostgresStoreOptions>();
-  expectTypeOf<{ pool: pg.Pool; schema: string; tablePrefix: string; migrate: boolean }>().toExtend<PostgresStoreOptions>();
+  expectTypeOf<{ pool: pg.Pool; schema: string; tablePrefix: string; migrate: boolean; cachedConversations: number }>().toExtend<PostgresStoreOptions>();
   expectTypeOf<{ schema: string }>().not.toExtend<PostgresStoreOptions>();
   expectTypeOf<{ connectionString: number }>().not.toExtend<PostgresStoreOptions>();
 });

@@ -354,6 +354,8 @@ describe("pools", () => {
     { name: "a schema that needs quoting", options: { connectionString: "postgresql://x", schema: "My-Schema" } },
     { name: "a table prefix starting with a digit", options: { connectionString: "postgresql://x", tablePrefix: "1_" } },
     { name: "a table prefix too long for PostgreSQL names", options: { connectionString: "postgresql://x", tablePrefix: "p".repeat(51) } },
+    { name: "a negative cachedConversations", options: { connectionString: "postgresql://x", cachedConversations: -1 } },
+    { name: "a fractional cachedConversations", options: { connectionString: "postgresql://x", cachedConversations: 1.5 } },
   ])("options with $name are refused at construction", ({ options }) => {
     expect(() => new PostgresStore(options as PostgresStoreOptions)).toThrow(PluginOptionsError);
   });
