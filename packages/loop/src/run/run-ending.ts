@@ -2,6 +2,7 @@
 // partType task_completed, task_abandoned or task_terminated. Core imports it as the matching task item,
 // so every renderer shows the ending, and the run's state reads it back.
 import type { StoredMessage } from "@ctxpipe/store";
+import { LogFold } from "./log-fold.js";
 
 export const RUN_ENDING_PART_TYPES = { completed: "task_completed", abandoned: "task_abandoned", terminated: "task_terminated" } as const;
 
@@ -69,12 +70,15 @@ export function readRunEnding(message: StoredMessage): RunEnding | undefined {
  * until user input resumes the run after it (the record stays in the log).
  */
 export function runEndingOf(messages: ReadonlyArray<StoredMessage>): RunEnding | undefined {
-  let ending: RunEnding | undefined;
-  for (const message of messages) {
-    if (ending !== undefined && ending.status !== "terminated") break;
-    const read = readRunEnding(message);
-    if (read !== undefined) ending = read;
-    else if (ending !== undefined && message.role === "user") ending = undefined;
-  }
-  return ending;
+  return endings.of(messages);
 }
+
+/** The ending after one more message: a final one stays, a record replaces it, user input resumes a terminated run. */
+function nextEnding(ending: RunEnding | undefined, message: StoredMessage): RunEnding | undefined {
+  if (ending !== undefined && ending.status !== "terminated") return ending;
+  const read = readRunEnding(message);
+  if (read !== undefined) return Object.freeze(read);
+  return ending !== undefined && message.role === "user" ? undefined : ending;
+}
+
+const endings = new LogFold<RunEnding | undefined>(undefined, nextEnding);

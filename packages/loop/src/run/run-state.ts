@@ -2,6 +2,7 @@
 // the last one stopped. Steps advance only through complete_step results the loop persisted; how the
 // run ended comes from its ending record.
 import type { StoredMessage } from "@ctxpipe/store";
+import { LogFold } from "./log-fold.js";
 import { type RunEnding, runEndingOf } from "./run-ending.js";
 import type { ParsedWorkflow, WorkflowEdge, WorkflowStep } from "./workflow-definition.js";
 
@@ -57,12 +58,28 @@ function readTransition(message: StoredMessage): StepTransition | undefined {
 }
 
 export function runStateOf(workflow: ParsedWorkflow, messages: ReadonlyArray<StoredMessage>): RunState {
-  let state = startState(workflow);
-  for (const message of messages) {
-    const transition = readTransition(message);
-    if (transition !== undefined && state.status === "running") state = applyTransition(workflow, state, transition);
+  return withEnding(stepsOf(workflow).of(messages), runEndingOf(messages));
+}
+
+/** Per workflow, the fold of its complete_step results over a log (resumed when the log only grew). */
+const folds = new WeakMap<ParsedWorkflow, LogFold<RunState>>();
+
+function stepsOf(workflow: ParsedWorkflow): LogFold<RunState> {
+  let fold = folds.get(workflow);
+  if (fold === undefined) {
+    fold = new LogFold(freezeState(startState(workflow)), (state, message) => {
+      const transition = state.status === "running" ? readTransition(message) : undefined;
+      return transition === undefined ? state : freezeState(applyTransition(workflow, state, transition));
+    });
+    folds.set(workflow, fold);
   }
-  return withEnding(state, runEndingOf(messages));
+  return fold;
+}
+
+/** States are shared by every read of a log that only grew: none may change. */
+function freezeState(state: RunState): RunState {
+  Object.freeze(state.stepsCompleted);
+  return Object.freeze(state);
 }
 
 /** A state with the run's ending, when it has one, deciding its status. */
