@@ -20,6 +20,19 @@ export function tokenCountRecordProblems(value: unknown): FieldProblem[] {
   return problems;
 }
 
+/** Whether three loaded fields make a valid record: tokenCountRecordProblems' checks without building anything, for loads of many records. */
+export function isTokenCount(encoding: unknown, key: unknown, tokens: unknown): boolean {
+  return (
+    typeof encoding === "string" &&
+    encoding !== "" &&
+    encoding.length <= MAX_TOKEN_COUNT_ENCODING_LENGTH &&
+    typeof key === "string" &&
+    TOKEN_COUNT_KEY_PATTERN.test(key) &&
+    Number.isSafeInteger(tokens) &&
+    (tokens as number) >= 0
+  );
+}
+
 /**
  * Checks an array of records; throws StoreInputError naming the index, key and field of every problem
  * before anything is written. Returns the records with only their three fields, the first of each

@@ -9,7 +9,7 @@
 // written twice (two processes racing) is read as its first record.
 import type { TokenCountRecord } from "../token-count-record.js";
 import { isPlainObject } from "../validate-json-value.js";
-import { MAX_TOKEN_COUNT_ENCODING_LENGTH, TOKEN_COUNT_KEY_PATTERN } from "../validate-token-count-records.js";
+import { isTokenCount } from "../validate-token-count-records.js";
 
 export const TOKEN_COUNT_LOG_FORMAT = "ctxpipe.token-counts";
 export const TOKEN_COUNT_LOG_VERSION = 1;
@@ -46,13 +46,10 @@ export function decodeTokenCountValue(value: unknown): { readonly conversationId
   const counts = value.counts;
   if (isPlainObject(counts)) {
     const { encoding, keys, tokens } = counts;
-    if (!isEncoding(encoding) || !Array.isArray(keys) || !Array.isArray(tokens) || keys.length !== tokens.length) return undefined;
-    // The checks of tokenCountRecordProblems, inline: this loop runs once per record of the file.
+    if (typeof encoding !== "string" || !Array.isArray(keys) || !Array.isArray(tokens) || keys.length !== tokens.length) return undefined;
     const records: TokenCountRecord[] = [];
     for (let index = 0; index < keys.length; index++) {
-      const key: unknown = keys[index];
-      const count: unknown = tokens[index];
-      if (typeof key === "string" && TOKEN_COUNT_KEY_PATTERN.test(key) && Number.isSafeInteger(count) && (count as number) >= 0) records.push({ encoding, key, tokens: count as number });
+      if (isTokenCount(encoding, keys[index], tokens[index])) records.push({ encoding, key: keys[index] as string, tokens: tokens[index] as number });
     }
     return { records };
   }
@@ -60,8 +57,4 @@ export function decodeTokenCountValue(value: unknown): { readonly conversationId
   if (!isPlainObject(header) || header.format !== TOKEN_COUNT_LOG_FORMAT || typeof header.conversationId !== "string") return undefined;
   // Counts a later version wrote may mean something else: none of them is trusted.
   return { conversationId: header.version === TOKEN_COUNT_LOG_VERSION ? header.conversationId : undefined };
-}
-
-function isEncoding(value: unknown): value is string {
-  return typeof value === "string" && value !== "" && value.length <= MAX_TOKEN_COUNT_ENCODING_LENGTH;
 }

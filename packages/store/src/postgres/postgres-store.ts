@@ -21,7 +21,7 @@ import { storedMessageProblems, storedSummaryRecordProblems } from "../validate-
 import { offloadedRecordProblems, validateOffloadedRecords } from "../validate-offloaded-records.js";
 import { validateSummaryRecords } from "../validate-summary-records.js";
 import type { TokenCountRecord } from "../token-count-record.js";
-import { tokenCountRecordProblems, validateTokenCountRecords } from "../validate-token-count-records.js";
+import { isTokenCount, validateTokenCountRecords } from "../validate-token-count-records.js";
 import { type PostgresStoreOptions, type ResolvedPostgresStoreOptions, resolvePostgresStoreOptions } from "./postgres-store-options.js";
 import { createTablesSql, type PostgresTable, type PostgresTables, postgresTables } from "./postgres-tables.js";
 
@@ -213,7 +213,7 @@ ON CONFLICT (conversation_id, encoding, key) DO NOTHING`,
         const records: TokenCountRecord[] = [];
         for (const [encoding, key, text] of result.rows) {
           const tokens = Number(text);
-          if (tokenCountRecordProblems({ encoding, key, tokens }).length === 0) records.push({ encoding, key, tokens });
+          if (isTokenCount(encoding, key, tokens)) records.push({ encoding, key, tokens });
         }
         return records;
       })(),
