@@ -30,7 +30,7 @@ export interface ReuseSectionsOptions {
   readonly tokenizer: Tokenizer;
   /** Timed turns of the paths as users run them. Default 200. */
   readonly turns?: number;
-  /** Fresh processes per row of section 12. Default 5. */
+  /** Fresh processes per row of section 12. Default 3. */
   readonly freshProcessRuns?: number;
   /** The conversation sizes: every row at `large`, the cheap ones at `small` too. Default 10,000 and 1,000 messages. */
   readonly sizes?: { readonly small: number; readonly large: number };
@@ -65,7 +65,7 @@ export class ReuseSections {
     this.#log = options.log;
     this.#tokenizer = options.tokenizer;
     this.#turns = options.turns ?? 200;
-    this.#freshProcessRuns = options.freshProcessRuns ?? 5;
+    this.#freshProcessRuns = options.freshProcessRuns ?? 3;
     this.#small = options.sizes?.small ?? 1_000;
     this.#large = options.sizes?.large ?? 10_000;
   }
