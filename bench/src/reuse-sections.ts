@@ -217,7 +217,7 @@ export class ReuseSections {
     const subject = this.subject(this.#large);
     const peer = await this.#trimHeader(subject);
     this.#log("   each run a new child process: Node and tsx start, one warm-up send without a store (a host up and serving others),");
-    this.#log("   then, timed: open the store and ChatLoop.send (load, import, build with exact gpt-4o counts and the default compression,");
+    this.#log("   then, timed: open the store and ChatLoop.send (load, import, build with exact counts within gpt-4o's budget, default compression,");
     this.#log("   persist), or the library alone: load the log and its counts, import, build with a TokenCountMemo within gpt-4o's budget");
     this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"".padStart(64)}${"start".padStart(9)}  count records`);
     for (const kind of ["JsonlStore", "PostgresStore"] as const) {
@@ -276,7 +276,7 @@ export class ReuseSections {
 
   async #trimHeader(subject: TurnSubject): Promise<TurnFigures> {
     const trim = await this.trimMessages(subject.messages);
-    this.#log(`   ${number(subject.messages)} messages (${subject.megabytes.toFixed(1)} MB), budget ${number(subject.budgetTokens)} tokens (half the history)`);
+    this.#log(`   ${number(subject.messages)} messages (${subject.megabytes.toFixed(1)} MB), budget ${number(subject.budgetTokens)} tokens (half the history) unless a row says otherwise`);
     this.#log(`   ${"".padEnd(LABEL_WIDTH)} ${"median".padStart(10)} ${"p90".padStart(10)} ${"worst".padStart(10)} ${"runs".padStart(5)} ${"trimMessages ÷".padStart(14)} ${"RSS".padStart(8)}`);
     this.#row("g. trimMessages (LangChain.js), memoized exact o200k counts", trim.turns, trim.turns, trim.rss);
     return trim.turns;
