@@ -11,7 +11,8 @@ import { contentHandle } from "../text/content-handle.js";
 import type { TextCut } from "../text/text-cut.js";
 import type { BuildOptions } from "./build-options.js";
 import type { Decision, OffloadedText, ReportEvent } from "./build-report.js";
-import { EventLog } from "./event-log.js";
+import type { DecisionBatch } from "./decision-batch.js";
+import { EventLog, type EventRun } from "./event-log.js";
 import type { StageLabel } from "./stage.js";
 import type {
   Budget,
@@ -40,6 +41,19 @@ export function countItemTokens(tokenizer: Tokenizer, item: Item): number {
   return count;
 }
 
+// The handle of an item's offloaded text, kept per item: a cleared result is offloaded again on every
+// build, and hashing its whole original each time would cost more than the rest of the build.
+const handles = new WeakMap<object, { readonly text: string; readonly handle: string }>();
+
+function handleOf(item: Item | string, text: string): string {
+  if (typeof item !== "object" || item === null) return contentHandle(text);
+  const known = handles.get(item);
+  if (known !== undefined && known.text === text) return known.handle;
+  const handle = contentHandle(text);
+  handles.set(item, { text, handle });
+  return handle;
+}
+
 export interface BuildContextInit {
   readonly options: Readonly<BuildOptions>;
   readonly renderer: string;
@@ -50,7 +64,20 @@ export interface BuildContextInit {
   readonly turns: TurnGroups;
 }
 
+/**
+ * Which run of the stages a context is for: the build's own, or the policy view's run over the input
+ * (pipeline.ts). Plugins that keep last build's work keep one per lane, so the two runs of one build
+ * do not throw away each other's.
+ */
+export type Lane = "build" | "policy-view";
+
+/** The lane of a context (a context the pipeline did not make runs in the build's). */
+export function laneOf(context: object): Lane {
+  return internals.get(context)?.lane ?? "build";
+}
+
 export interface BuildContextInternals {
+  lane: Lane;
   stage: StageLabel;
   plugin: string;
   /** Every decision of the build, in order. */
@@ -70,11 +97,15 @@ export interface BuildContextInternals {
   /** Plugins' own report fields (report.attach). */
   readonly attachments: Map<string, unknown>;
   /** Texts kept outside the request (report.truncate, report.offload), each handle once, in the order recorded. */
-  readonly offloaded: Map<string, OffloadedText>;
+  readonly offloaded: ReadonlyMap<string, OffloadedText>;
   enterTap(plugin: string): void;
   record(id: string, decision: Decision, reason: string, relatedId?: string, plugin?: string, cut?: TextCut): void;
   /** One decision about many items, recorded as one run. */
   recordAll(ids: ReadonlyArray<string>, decision: Decision, reason: string): void;
+  /** A batch's decisions (decision-batch.ts), its events made once per batch object. */
+  recordBatch(plugin: string, batch: DecisionBatch): void;
+  /** Whether any text was offloaded. */
+  hasOffloaded(): boolean;
 }
 
 const internals = new WeakMap<object, BuildContextInternals>();
@@ -119,8 +150,38 @@ function checkCut(cut: TextCut, original: string): void {
   }
 }
 
+// A batch's events and offloaded texts, made on first use and recorded again by reference.
+interface BatchEvents {
+  readonly stage: StageLabel;
+  readonly plugin: string;
+  readonly runs: ReadonlyArray<EventRun>;
+  readonly offloads: ReadonlyArray<OffloadedText>;
+}
+const batchEvents = new WeakMap<DecisionBatch, BatchEvents>();
+
+function eventsOf(batch: DecisionBatch, stage: StageLabel, plugin: string): BatchEvents {
+  const known = batchEvents.get(batch);
+  if (known !== undefined && known.stage === stage && known.plugin === plugin) return known;
+  const runs: EventRun[] = [];
+  const offloads: OffloadedText[] = [];
+  for (const entry of batch.entries) {
+    if (entry.offload !== undefined) offloads.push({ handle: entry.offload.handle, itemId: entry.id, text: entry.offload.text, chars: entry.offload.text.length });
+    runs.push({ ids: [entry.id], event: { decision: batch.decision, stage, plugin, reason: entry.reason } });
+  }
+  const events = { stage, plugin, runs, offloads };
+  batchEvents.set(batch, events);
+  return events;
+}
+
 export function createBuildContext(init: BuildContextInit): ValidateContext {
   const log = new EventLog();
+  const offloaded = new Map<string, OffloadedText>();
+  // Batches' offloaded texts, added to the map when something reads it (or offloads after them).
+  const pending: Array<ReadonlyArray<OffloadedText>> = [];
+  const settle = () => {
+    for (const texts of pending) for (const text of texts) if (!offloaded.has(text.handle)) offloaded.set(text.handle, text);
+    pending.length = 0;
+  };
   // The running tap's ids, extended as it records more.
   let touched = new Set<string>();
   let touchedUpTo = 0;
@@ -145,6 +206,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     if (state.stage === "validate") throw new Error("validate taps report problems with context.issue(); they cannot change the items");
   };
   const state: BuildContextInternals = {
+    lane: "build",
     stage: "compress",
     plugin: "ctxpipe",
     log,
@@ -155,7 +217,10 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     warnings: [],
     systemParts: [],
     attachments: new Map(),
-    offloaded: new Map(),
+    get offloaded() {
+      settle();
+      return offloaded;
+    },
     enterTap(plugin) {
       state.plugin = plugin;
       state.tapStart = log.length;
@@ -174,6 +239,16 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     recordAll(ids, decision, reason) {
       checkStage();
       if (ids.length > 0) log.add(ids, eventFor(decision, reason, undefined, state.plugin));
+    },
+    recordBatch(plugin, batch) {
+      checkStage();
+      const events = eventsOf(batch, state.stage, plugin);
+      log.addAll(events.runs);
+      if (events.offloads.length > 0) pending.push(events.offloads);
+      lastEvent = undefined;
+    },
+    hasOffloaded() {
+      return offloaded.size > 0 || pending.some((texts) => texts.length > 0);
     },
   };
 
@@ -206,19 +281,27 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     offload: (item, text) => {
       checkStage();
       if (typeof text !== "string") throw new TypeError("report.offload() needs the text to keep");
-      const handle = contentHandle(text);
+      const handle = handleOf(item, text);
       offload(idOf(item), handle, text);
       return handle;
     },
   });
   const offload = (itemId: string, handle: string, text: string) => {
-    if (!state.offloaded.has(handle)) state.offloaded.set(handle, { handle, itemId, text, chars: text.length });
+    settle();
+    if (!offloaded.has(handle)) offloaded.set(handle, { handle, itemId, text, chars: text.length });
   };
+  // A chain replays its parts' decisions through as(): one recorder per name, not one per decision.
+  const recorders = new Map<string, Omit<DecisionRecorder, "attach" | "as">>();
   const report: DecisionRecorder = {
     ...recorderFor(undefined),
     as(plugin) {
       if (typeof plugin !== "string" || plugin.length === 0) throw new TypeError("report.as() needs a plugin name");
-      return recorderFor(plugin);
+      let recorder = recorders.get(plugin);
+      if (recorder === undefined) {
+        recorder = recorderFor(plugin);
+        recorders.set(plugin, recorder);
+      }
+      return recorder;
     },
     attach(key, value) {
       // Typed by ReportAttachments for callers; checked here for plain JavaScript ones.

@@ -22,6 +22,11 @@ export class EventLog {
     this.#runs.push({ ids, event });
   }
 
+  /** Runs made once and recorded again as they are (a decision batch). */
+  addAll(runs: ReadonlyArray<EventRun>): void {
+    for (const run of runs) this.#runs.push(run);
+  }
+
   /** The runs recorded from position `start` on. */
   runsFrom(start: number): ReadonlyArray<EventRun> {
     return this.#runs.slice(start);

@@ -286,7 +286,7 @@ export class Pipeline implements PluginHost {
     // Nothing a later stage left out or rewrote may be read back by the model.
     // The policy view over the input says what the later stages do to the originals, which the build's
     // own stages may only have seen as placeholders; asked only when something was offloaded.
-    const inputPolicy = internals.offloaded.size === 0 ? undefined : policyDecisionsOf(await policyView(ordered));
+    const inputPolicy = internals.hasOffloaded() ? policyDecisionsOf(await policyView(ordered)) : undefined;
     const offloaded = once(() => withholdOffloaded(assembled().offloaded, internals.log.byId(), inputPolicy));
     const report = once((): BuildReport => {
       const built: Omit<BuildReport, "allEntries"> = {
@@ -389,6 +389,7 @@ export class Pipeline implements PluginHost {
   async #policyView(init: BuildContextInit, base: Items): Promise<PolicyView> {
     const context = createBuildContext(init);
     const internals = internalsOf(context);
+    internals.lane = "policy-view";
     internals.enterTap("build options");
     for (const part of systemPartsOf(init.options.system)) context.system.add(part);
     let items: Items = base;

@@ -30,9 +30,16 @@ export function registerPolicyView(context: object, compute: () => Promise<Polic
 }
 
 export function policyViewFrom(items: Items, events: ReadonlyMap<string, ReadonlyArray<ReportEvent>> = new Map()): PolicyView {
-  const byId = new Map<string, Item>();
-  for (const item of items) byId.set(item.id, item);
-  const view: PolicyView = { items, sentFormOf: (id) => byId.get(id) };
+  // Indexed on first ask: a build that only needs the view's decisions (its offloaded texts) never asks.
+  let byId: Map<string, Item> | undefined;
+  const sentFormOf = (id: string): Item | undefined => {
+    if (byId === undefined) {
+      byId = new Map();
+      for (const item of items) byId.set(item.id, item);
+    }
+    return byId.get(id);
+  };
+  const view: PolicyView = { items, sentFormOf };
   decisions.set(view, events);
   return view;
 }

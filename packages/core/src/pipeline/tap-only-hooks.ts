@@ -82,6 +82,11 @@ interface InOrder {
   readonly leftOut: ReadonlyArray<readonly [number, number]>;
   /** Positions in the returned list of items that are not in `before` (no id of `before` either). */
   readonly inserted: number[];
+  /**
+   * New objects in the place of the item of `before` with their id (a cleared result), as [position
+   * in the returned list, position in before].
+   */
+  readonly replaced: Array<readonly [number, number]>;
 }
 
 /**
@@ -92,10 +97,17 @@ interface InOrder {
 function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | undefined {
   const leftOut: Array<[number, number]> = [];
   const inserted: number[] = [];
+  const replaced: Array<readonly [number, number]> = [];
   let from = 0;
   for (let position = 0; position < returned.length; position++) {
     const candidate = returned[position];
     if (from < before.length && before[from] === candidate) {
+      from++;
+      continue;
+    }
+    // In the place of the next item, under its id: a replacement (a strategy's placeholder).
+    if (from < before.length && typeof candidate === "object" && candidate !== null && (candidate as { id?: unknown }).id === before[from]!.id) {
+      replaced.push([position, from]);
       from++;
       continue;
     }
@@ -113,7 +125,7 @@ function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | und
     inserted.push(position);
   }
   if (from < before.length) leftOut.push([from, before.length]);
-  return { leftOut, inserted };
+  return { leftOut, inserted, replaced };
 }
 
 /**
@@ -121,7 +133,7 @@ function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | und
  * item it left out, in list order, and every other decision is about an item it added. Records the
  * items it left out without a reason. False when the tap recorded anything else (the full check decides).
  */
-function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, leftOut: InOrder["leftOut"], addedIds: ReadonlySet<string>): boolean {
+function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, leftOut: InOrder["leftOut"], addedIds: ReadonlySet<string>, replacedIds: ReadonlySet<string>): boolean {
   // The left-out positions, one after the other.
   let run = 0;
   let position = leftOut.length === 0 ? before.length : leftOut[0]![0];
@@ -136,7 +148,7 @@ function acceptRecordedInOrder(internal: Internals, plugin: string, before: Item
     const removal = REMOVALS.has(recorded.event.decision);
     for (const id of recorded.ids) {
       if (!removal) {
-        if (!addedIds.has(id)) return false;
+        if (!addedIds.has(id) && !replacedIds.has(id)) return false;
         continue;
       }
       if (position === before.length || before[position]!.id !== id) return false;
@@ -163,10 +175,27 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     addedIds.add(parsed.id);
     accepted[position] = parsed;
   }
-  if (acceptRecordedInOrder(internal, plugin, before, order.leftOut, addedIds)) {
+  const replacedIds = new Set<string>();
+  for (const [position] of order.replaced) {
+    const parsed = parseItem(returned[position] as Item, position);
+    if (Array.isArray(parsed)) {
+      const issue = parsed[0]!;
+      const id = issue.id === undefined ? "" : ` (id "${issue.id}")`;
+      throw failure(plugin, hook, `returned an invalid item at position ${position}${id}, field ${formatFieldPath(issue.path)}: ${issue.message}`);
+    }
+    replacedIds.add(parsed.id);
+    accepted[position] = parsed;
+  }
+  if (acceptRecordedInOrder(internal, plugin, before, order.leftOut, addedIds, replacedIds)) {
     for (const position of order.inserted) {
       const id = accepted[position]!.id;
       if (!internal.touched().has(id)) internal.record(id, "synthesized", `added by ${plugin} without a recorded reason`);
+    }
+    // A replacement the tap said nothing about is a change all the same (as the full check records it).
+    const touched = order.replaced.length === 0 ? undefined : internal.touched();
+    for (const [position, at] of order.replaced) {
+      const item = accepted[position]!;
+      if (item !== before[at] && !touched!.has(item.id)) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
     }
     return accepted;
   }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item } from "../model/item.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
+import { type Lane, laneOf } from "../pipeline/build-context.js";
 import { sharedPrefixLength } from "../pipeline/input-preparer.js";
 import { STAGE } from "../pipeline/stage.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
@@ -49,17 +50,17 @@ export class FilterPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     pipeline.hooks.filter.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
-      const { kept, dropped } = this.#filter(items);
+      const { kept, dropped } = this.#filter(items, laneOf(context));
       for (const { item, reason } of dropped) context.report.drop(item, reason);
       return kept.length === items.length ? undefined : kept;
     });
   }
 
-  /** The last list filtered: a list that starts with the same items reuses what was decided for them. */
-  #last: { items: Items; kept: Item[]; keptBefore: number[]; dropped: Dropped[] } = { items: [], kept: [], keptBefore: [0], dropped: [] };
+  /** The last list filtered, per lane: a list that starts with the same items reuses what was decided for them. */
+  readonly #last = new Map<Lane, { items: Items; kept: Item[]; keptBefore: number[]; dropped: Dropped[] }>();
 
-  #filter(items: Items): { kept: Item[]; dropped: Dropped[] } {
-    const last = this.#last;
+  #filter(items: Items, lane: Lane): { kept: Item[]; dropped: Dropped[] } {
+    const last = this.#last.get(lane) ?? { items: [], kept: [], keptBefore: [0], dropped: [] };
     const shared = sharedPrefixLength(items, last.items);
     const kept = last.kept.slice(0, last.keptBefore[shared]);
     const keptBefore = last.keptBefore.slice(0, shared + 1);
@@ -71,7 +72,7 @@ export class FilterPlugin implements PipelinePlugin {
       else dropped.push({ item, reason, position });
       keptBefore.push(kept.length);
     }
-    this.#last = { items: items.slice(), kept: kept.slice(), keptBefore, dropped };
+    this.#last.set(lane, { items: items.slice(), kept: kept.slice(), keptBefore, dropped });
     return { kept, dropped };
   }
 }

@@ -13,11 +13,12 @@ import { z } from "zod";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.js";
 import { isPinned, pinnedList } from "../model/is-pinned.js";
 import type { Item } from "../model/item.js";
-import { computeTurnGroups, type TurnGroup } from "../model/turn-groups.js";
+import type { TurnGroup } from "../model/turn-groups.js";
 import { maybeInternalsOf } from "../pipeline/build-context.js";
 import { currentTurnOf, estimateFixedTokens, estimateItemTokens } from "../pipeline/estimate-tokens.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
+import { TurnGroupsCache } from "../pipeline/turn-groups-cache.js";
 import type { StageContext } from "../pipeline/stage-context.js";
 import { GroupCosts, type GroupCostsView } from "./group-costs.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
@@ -43,6 +44,8 @@ export class FitBudgetPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof fitBudgetPluginOptionsSchema>;
   readonly #costs = new GroupCosts();
+  // A compression strategy hands this stage a list of its own: its groups are kept from build to build.
+  readonly #turns = new TurnGroupsCache();
 
   constructor(options: FitBudgetPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, fitBudgetPluginOptionsSchema, options);
@@ -55,7 +58,7 @@ export class FitBudgetPlugin implements PipelinePlugin {
   #fit(items: Items, context: StageContext): Items | undefined {
     const budget = context.budget;
     if (budget === undefined || items.length === 0) return undefined;
-    const turns = items === context.inputItems ? context.turns : computeTurnGroups(items);
+    const turns = this.#turns.of(items, context);
     const groups = turns.groups;
     const costs = this.#costs.of(items, groups, context, estimateItemTokens);
     const total = estimateFixedTokens(context) + costs.total;

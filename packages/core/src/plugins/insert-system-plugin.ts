@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item, ItemOf } from "../model/item.js";
+import { type Lane, laneOf } from "../pipeline/build-context.js";
 import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import type { StageContext } from "../pipeline/stage-context.js";
 import { STAGE } from "../pipeline/stage.js";
@@ -47,7 +48,7 @@ export class InsertSystemPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof insertSystemPluginOptionsSchema>;
   // The same prompt gives the same item object, so per-item token caches keep hitting across builds.
-  #last: ItemOf<"system"> | undefined;
+  readonly #last = new Map<Lane, ItemOf<"system">>();
 
   constructor(options: InsertSystemPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, insertSystemPluginOptionsSchema, options);
@@ -107,8 +108,12 @@ export class InsertSystemPlugin implements PipelinePlugin {
     const parts = context.system.list().filter((part) => part.text.length > 0);
     if (parts.length === 0) return undefined;
     const text = parts.map((part) => part.text).join(this.#options.separator);
-    const system: ItemOf<"system"> = this.#last?.text === text ? this.#last : { id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} };
-    this.#last = system;
+    // Per lane: the policy view's prompt has no part of its own (a compression notice), and must not
+    // make the build's prompt a new object on every build (every later stage would start over).
+    const lane = laneOf(context);
+    const last = this.#last.get(lane);
+    const system: ItemOf<"system"> = last?.text === text ? last : { id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} };
+    this.#last.set(lane, system);
     context.report.synthesize(system, `system prompt merged from ${parts.length} part(s): ${parts.map((part) => part.id).join(", ")}`);
     return system;
   }

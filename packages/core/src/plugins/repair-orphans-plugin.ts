@@ -12,6 +12,7 @@
 // Passes 1–5 keep the repairs of older turns from build to build (repair-memo.ts).
 import { z } from "zod";
 import type { Item } from "../model/item.js";
+import { type Lane, laneOf } from "../pipeline/build-context.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
 import type { StageContext } from "../pipeline/stage-context.js";
@@ -57,7 +58,7 @@ export class RepairOrphansPlugin implements PipelinePlugin {
   // Items are immutable, so what sanitizing one gives is computed once per item object.
   readonly #sanitized = new WeakMap<Item, Sanitized>();
   // Keeps the repairs of the turns before the newest one for the next build.
-  readonly #memo = new RepairMemo();
+  readonly #memos = new Map<Lane, RepairMemo>();
 
   constructor(options: RepairOrphansPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, repairOrphansPluginOptionsSchema, options);
@@ -66,12 +67,18 @@ export class RepairOrphansPlugin implements PipelinePlugin {
   apply(pipeline: PluginHost): void {
     pipeline.hooks.repairOrphans.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
       let repaired: Items;
+      const lane = laneOf(context);
+      let memo = this.#memos.get(lane);
+      if (memo === undefined) {
+        memo = new RepairMemo();
+        this.#memos.set(lane, memo);
+      }
       if (context.violations.length > 0) {
         // A second pass, sent back by validation: repaired in full, and nothing of it is kept.
-        this.#memo.forget();
+        memo.forget();
         repaired = this.#repairPart(items, context, undefined);
       } else {
-        repaired = this.#memo.repair(items, context, (part, partContext, scope) => this.#repairPart(part, partContext, scope), (item) => !("drop" in this.#sanitizedOf(item)));
+        repaired = memo.repair(items, context, (part, partContext, scope) => this.#repairPart(part, partContext, scope), (item) => !("drop" in this.#sanitizedOf(item)));
       }
       const edged = repairEdges(repaired, context, this.#options);
       if (edged !== undefined) return edged;

@@ -1,0 +1,39 @@
+// Decisions a plugin makes again on every build (the same results cleared, each for its own reason),
+// recorded by reference: the pipeline turns a batch into report events once and, given the same batch
+// object on the next build, records those events again without looking at each decision. A compression
+// chain that clears thousands of old results records them in the time of a copy.
+import { maybeInternalsOf } from "./build-context.js";
+import type { Decision } from "./build-report.js";
+import type { StageContext } from "./stage-context.js";
+
+export interface DecisionBatchEntry {
+  readonly id: string;
+  readonly reason: string;
+  /** The text kept whole (report.offload) under its handle, which must be contentHandle(text). */
+  readonly offload?: { readonly handle: string; readonly text: string };
+}
+
+export interface DecisionBatch {
+  /** One of the decisions that keep the item in the request in another form, or leave it out. */
+  readonly decision: Extract<Decision, "cleared" | "dropped" | "repaired">;
+  /** In the order the decisions were made; never changed once recorded (a new batch for other decisions). */
+  readonly entries: ReadonlyArray<DecisionBatchEntry>;
+}
+
+/**
+ * Records every decision of the batch under `plugin` (as `context.report.as(plugin)` would, entry by
+ * entry: the offload first, then the decision). On a context the pipeline did not make, it does exactly that.
+ */
+export function recordDecisionBatch(context: StageContext, plugin: string, batch: DecisionBatch): void {
+  const internals = maybeInternalsOf(context);
+  if (internals !== undefined) {
+    internals.recordBatch(plugin, batch);
+    return;
+  }
+  const recorder = context.report.as(plugin);
+  const record = batch.decision === "cleared" ? recorder.clear : batch.decision === "dropped" ? recorder.drop : recorder.repair;
+  for (const entry of batch.entries) {
+    if (entry.offload !== undefined) recorder.offload(entry.id, entry.offload.text);
+    record(entry.id, entry.reason);
+  }
+}
