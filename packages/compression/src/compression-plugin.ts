@@ -10,10 +10,8 @@
 // provider's prompt cache keeps hitting) and a reused pipeline builds what a new one would.
 import {
   CtxpipeError,
-  computeTurnGroups,
   estimateFixedTokens,
   estimateItemTokens,
-  type Item,
   type Items,
   type PipelinePlugin,
   type PluginHost,
@@ -23,6 +21,7 @@ import {
   positionsOf,
   STAGE,
   type StageContext,
+  type TurnGroup,
 } from "@ctxpipe/core";
 import { z } from "zod";
 import "./build-options.js";
@@ -32,7 +31,9 @@ import type { CompressionReport, ItemSaving, SummarizerReport } from "./compress
 import { DecisionBuffer } from "./decision-buffer.js";
 import { checkThresholds, type CompressionSettings, compressionSettingsSchema } from "./compression-settings.js";
 import type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
+import { type IndexedList, ListIndex } from "./list-index.js";
 import { isProtected, type Protection, protectionOf } from "./protection.js";
+import { type StrategyEffect, StrategyEffects } from "./strategy-effects.js";
 import { type Session, sessions } from "./compression-session.js";
 import { type StrategyInput, strategyFrom } from "./strategy-input.js";
 import { type AppliedSummaries, applySummaries } from "./summaries/apply-summaries.js";
@@ -87,6 +88,12 @@ export class CompressionPlugin implements PipelinePlugin {
   readonly #notice: ((summary: CompressionNoticeSummary) => string | undefined) | undefined;
   // What each build's chain did, for its notice (the insert-system stage runs after compress, same context).
   readonly #summaries = new WeakMap<object, CompressionNoticeSummary>();
+  // Kept from one build to the next, so a list that only grew is looked at only where it grew: the
+  // input's index, the list each strategy receives (and the chain's output, last), and what each
+  // strategy took out of its list.
+  readonly #inputIndex = new ListIndex();
+  readonly #indexes: ListIndex[];
+  readonly #effects: StrategyEffects[];
 
   constructor(options: CompressionPluginOptions) {
     const parsed = parsePluginOptions(PLUGIN_NAME, pluginOptionsSchema, options);
@@ -95,6 +102,8 @@ export class CompressionPlugin implements PipelinePlugin {
     this.#stage = stage;
     this.#notice = notice === false ? undefined : notice === true ? compressionNoticeText : (notice.text ?? compressionNoticeText);
     this.#strategies = strategies.map((input, index) => strategyFrom(input, index, { plugin: PLUGIN_NAME, summarizer }));
+    this.#indexes = Array.from({ length: this.#strategies.length + 1 }, () => new ListIndex());
+    this.#effects = this.#strategies.map((strategy) => new StrategyEffects(strategy.name));
     // Names are the report's plugin names for each decision: a clash is a configuration mistake, reported like
     // any other bad option (PluginOptionsError naming the entry), not as a plugin failure.
     const names = new Set<string>([APPLY_STEP]);
@@ -146,7 +155,9 @@ export class CompressionPlugin implements PipelinePlugin {
       // its strategy's work, a persisted one the apply step's.
       const applySavings: ItemSaving[] = [];
       const applyCosts = new Map<string, number>();
+      const input = this.#inputIndex.of(items, context);
       const applied = applySummaries(items, [...records, ...made], {
+        hasSummaryItem: input.hasSummary,
         recorderFor: (summaryId) => {
           const name = madeBy.get(summaryId) ?? APPLY_STEP;
           const recorder = buffer.as(name);
@@ -165,14 +176,15 @@ export class CompressionPlugin implements PipelinePlugin {
         warn: (message) => buffer.warn(`${APPLY_STEP}: ${message}`),
         madeNow: madeBy,
       });
-      const session = this.#session(context, settings, enabled, loopStartId, applied);
+      let indexed = this.#indexes[0]!.of(applied.items, context);
+      const session = this.#session(context, settings, enabled, loopStartId, applied, indexed);
       session.savings.push(...applySavings);
       let current = applied.items;
       let restart = false;
-      for (const strategy of this.#strategies) {
+      for (const [slot, strategy] of this.#strategies.entries()) {
         const scoped = buffer.contextFor(context, strategy.name);
         sessions.set(scoped, session);
-        current = await this.#run(strategy, current, scoped, session);
+        ({ items: current, indexed } = await this.#run(slot, strategy, indexed, scoped, session));
         if (session.summarizer !== undefined) summarizer = session.summarizer;
         if (pass === 1 && first === undefined && session.decided) first = { usageBefore: session.usageBefore, goal: session.goal, triggered: session.triggered };
         if (session.records.length > 0 && pass < MAX_PASSES) {
@@ -196,11 +208,10 @@ export class CompressionPlugin implements PipelinePlugin {
     }
   }
 
-  #session(context: StageContext, settings: CompressionSettings, enabled: boolean, loopStartId: string | undefined, applied: AppliedSummaries): Session {
+  #session(context: StageContext, settings: CompressionSettings, enabled: boolean, loopStartId: string | undefined, applied: AppliedSummaries, indexed: IndexedList): Session {
     const budget = settings.tokenBudget ?? context.budget?.available;
     const fixed = estimateFixedTokens(context);
-    let usage = fixed;
-    for (const item of applied.items) usage += estimateItemTokens(item, context);
+    const usage = fixed + indexed.itemTokens;
     const session: Session = {
       settings,
       loopStartId,
@@ -223,19 +234,19 @@ export class CompressionPlugin implements PipelinePlugin {
     return session;
   }
 
-  async #run(strategy: CompressionStrategy, items: Items, context: StageContext, session: Session): Promise<Items> {
+  async #run(slot: number, strategy: CompressionStrategy, indexed: IndexedList, context: StageContext, session: Session): Promise<{ items: Items; indexed: IndexedList }> {
+    const items = indexed.items;
     const always = strategy.runs === "always";
     if (!always) decideTrigger(session);
     const remaining = session.goal - session.saved;
     const skip = always ? session.budget === undefined || !session.enabled : !session.triggered || remaining <= 0 || session.budget === undefined;
     if (skip || session.budget === undefined) {
       session.strategies.push({ name: strategy.name, ran: false, itemsAffected: 0, tokensSaved: 0 });
-      return items;
+      return { items, indexed };
     }
 
-    const turns = items === context.inputItems ? context.turns : computeTurnGroups(items);
-    const positions = positionsOf(items);
-    const protection = protectionOf(items, turns, positions, session.settings.minRecentMessages, session.loopStartId);
+    const { turns, positions } = indexed;
+    const protection = protectionOf(items, turns, positions, session.settings.minRecentMessages, session.loopStartId, indexed.pinned);
     const groupProtected = protectedGroups(turns.groups, positions, items, protection);
     const compressionContext: CompressionContext = {
       build: context,
@@ -248,7 +259,7 @@ export class CompressionPlugin implements PipelinePlugin {
         const position = positions.get(item.id);
         return position !== undefined && isProtected(protection, item, position);
       },
-      isProtectedGroup: (index) => groupProtected[index] === true,
+      isProtectedGroup: groupProtected,
       estimate: (item) => estimateItemTokens(item, context),
       itemById: (id) => {
         const position = positions.get(id);
@@ -268,37 +279,50 @@ export class CompressionPlugin implements PipelinePlugin {
       throw new PluginError(strategy.name, "compress", new Error(`returned ${typeof returned} instead of an item array; return the new list, or undefined to keep it`));
     }
     const result = (returned ?? items) as Items;
-    if (always) checkShortenedInPlace(strategy.name, items, result);
-    else checkProtectedKept(strategy.name, items, result, protection);
-
-    let usage = session.fixed;
-    for (const item of result) usage += estimateItemTokens(item, context);
+    const resultIndexed = result === items ? indexed : this.#indexes[slot + 1]!.of(result, context);
     // Its own work, counted exactly: all of an item it removed as the item stood (a placeholder an
     // earlier strategy left, not the original), the difference for one it replaced under the same
     // id, less what the items it added (a summary) cost.
-    let affected = 0;
-    let saved = 0;
-    const present = new Set(result);
-    let resultPositions: Map<string, number> | undefined;
-    for (const item of items) {
-      if (present.has(item)) continue;
-      affected++;
-      resultPositions ??= positionsOf(result);
-      const position = resultPositions.get(item.id);
-      const tokensSaved = context.countTokens(item) - (position === undefined ? 0 : context.countTokens(result[position]!));
-      session.savings.push({ id: item.id, strategy: strategy.name, tokensSaved });
-      saved += tokensSaved;
-    }
-    if (result.length + affected !== items.length || resultPositions !== undefined) {
-      const before = new Set(items);
-      for (const item of result) if (!before.has(item) && !positions.has(item.id)) saved -= context.countTokens(item);
-    }
-    session.strategies.push({ name: strategy.name, ran: true, itemsAffected: affected, tokensSaved: saved });
+    const effect = result === items ? NO_EFFECT : (this.#effects[slot]!.of(items, result, context) ?? effectOf(strategy.name, items, result, positions, context));
+    if (always) checkShortenedInPlace(strategy.name, items, result, effect);
+    else checkProtectedKept(strategy.name, items, protection, effect);
+    session.savings.push(...effect.savings);
+    session.strategies.push({ name: strategy.name, ran: true, itemsAffected: effect.savings.length, tokensSaved: effect.saved });
+    const usage = session.fixed + resultIndexed.itemTokens;
     // Before the trigger is decided, what a strategy saves lowers the usage the trigger is decided from.
     if (session.decided) session.saved += Math.max(0, session.usage - usage);
     session.usage = usage;
-    return result;
+    return { items: result, indexed: resultIndexed };
   }
+}
+
+const NO_EFFECT: StrategyEffect = { savings: [], saved: 0, positions: [] };
+
+/**
+ * What a strategy took out of its list, worked out the slow way (any list a strategy may return,
+ * summaries added included): every item no longer in it, by identity, and the cost of the new ones.
+ */
+function effectOf(strategy: string, items: Items, result: Items, positions: ReadonlyMap<string, number>, context: StageContext): StrategyEffect {
+  const savings: ItemSaving[] = [];
+  const affectedPositions: number[] = [];
+  let saved = 0;
+  const present = new Set(result);
+  let resultPositions: Map<string, number> | undefined;
+  for (let at = 0; at < items.length; at++) {
+    const item = items[at]!;
+    if (present.has(item)) continue;
+    resultPositions ??= positionsOf(result);
+    const position = resultPositions.get(item.id);
+    const tokensSaved = context.countTokens(item) - (position === undefined ? 0 : context.countTokens(result[position]!));
+    savings.push({ id: item.id, strategy, tokensSaved });
+    affectedPositions.push(at);
+    saved += tokensSaved;
+  }
+  if (result.length + savings.length !== items.length || resultPositions !== undefined) {
+    const before = new Set(items);
+    for (const item of result) if (!before.has(item) && !positions.has(item.id)) saved -= context.countTokens(item);
+  }
+  return { savings, saved, positions: affectedPositions, slow: true };
 }
 
 /**
@@ -387,38 +411,46 @@ function withoutUndefined<Value extends object>(value: Value): Partial<Value> {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<Value>;
 }
 
-function protectedGroups(groups: ReturnType<typeof computeTurnGroups>["groups"], positions: ReadonlyMap<string, number>, items: Items, protection: Protection): boolean[] {
-  const flags = new Array<boolean>(groups.length).fill(false);
-  for (const group of groups) {
-    for (const id of group.itemIds) {
+/** Whether a turn group holds a protected item, worked out for a group when first asked (a strategy asks about the oldest few). */
+function protectedGroups(groups: ReadonlyArray<TurnGroup>, positions: ReadonlyMap<string, number>, items: Items, protection: Protection): (index: number) => boolean {
+  const known = new Map<number, boolean>();
+  return (index) => {
+    let flag = known.get(index);
+    if (flag !== undefined) return flag;
+    flag = false;
+    const group = groups[index];
+    for (const id of group?.itemIds ?? []) {
       const position = positions.get(id)!;
       if (isProtected(protection, items[position]!, position)) {
-        flags[group.index] = true;
+        flag = true;
         break;
       }
     }
-  }
-  return flags;
+    known.set(index, flag);
+    return flag;
+  };
 }
 
 /** The current loop and the newest messages must come out exactly as they went in. */
-function checkProtectedKept(strategy: string, before: Items, after: Items, protection: Protection): void {
-  const kept = new Set<Item>(after);
-  for (let position = 0; position < before.length; position++) {
+function checkProtectedKept(strategy: string, before: Items, protection: Protection, effect: StrategyEffect): void {
+  // Only an item the strategy took out or replaced can be one it should have left alone.
+  for (const position of effect.positions) {
     const item = before[position]!;
-    if (isProtected(protection, item, position) && !kept.has(item)) {
+    if (isProtected(protection, item, position)) {
       throw new PluginError(strategy, "compress", new Error(`changed or removed item "${item.id}", which belongs to the current loop or the newest messages; strategies must leave those alone`));
     }
   }
 }
 
 /** A strategy that runs always only shortens: the same items, in order, each under its id and type. */
-function checkShortenedInPlace(strategy: string, before: Items, after: Items): void {
+function checkShortenedInPlace(strategy: string, before: Items, after: Items, effect: StrategyEffect): void {
   let problem: string | undefined;
   if (after.length !== before.length) problem = `returned ${after.length} items for ${before.length}`;
   else {
-    const changed = before.find((item, position) => item.id !== after[position]!.id || item.type !== after[position]!.type);
-    if (changed !== undefined) problem = `moved, removed or retyped item "${changed.id}"`;
+    // Only the positions where the list changed can hold a moved or retyped item.
+    const changedAt = (position: number) => before[position] !== after[position] && (before[position]!.id !== after[position]!.id || before[position]!.type !== after[position]!.type);
+    const position = effect.slow === true ? before.findIndex((_, at) => changedAt(at)) : (effect.positions.find(changedAt) ?? -1);
+    if (position !== -1) problem = `moved, removed or retyped item "${before[position]!.id}"`;
   }
   if (problem === undefined) return;
   throw new PluginError(strategy, "compress", new Error(`${problem}; a strategy that runs always must return the same items in the same order, shortened in place`));

@@ -1,21 +1,55 @@
 // Holds a pass's decisions and warnings until the chain knows the pass is final. When a summary is
 // made, the chain starts over with it applied (as every later build will apply it), and the first
 // pass's decisions must not reach the report.
-import { contentHandle, type DecisionRecorder, type StageContext } from "@ctxpipe/core";
+import { contentHandle, type DecisionBatch, type DecisionRecorder, recordDecisionBatch, type StageContext } from "@ctxpipe/core";
 
 type Recorder = Omit<DecisionRecorder, "attach" | "as">;
-type Call = { readonly plugin: string; readonly method: keyof Recorder; readonly args: ReadonlyArray<unknown> };
+
+// A cleared result is offloaded again on every build: its handle is hashed once per item and text.
+const handles = new WeakMap<object, { readonly text: string; readonly handle: string }>();
+
+function handleOf(item: unknown, text: string): string {
+  if (typeof item !== "object" || item === null) return contentHandle(text);
+  const known = handles.get(item);
+  if (known !== undefined && known.text === text) return known.handle;
+  const handle = contentHandle(text);
+  handles.set(item, { text, handle });
+  return handle;
+}
+type Call = { readonly plugin: string; readonly method: keyof Recorder; readonly args: ReadonlyArray<unknown> } | { readonly plugin: string; readonly method: "batch"; readonly batch: DecisionBatch };
+
+/** Where a built-in strategy finds, on the recorder the chain gives it, the way to record a whole batch at once. */
+export const RECORD_BATCH = Symbol("ctxpipe.compression.recordBatch");
+
+/** Records a batch through the chain's recorder when it takes batches, else decision by decision. */
+export function recordBatch(report: Recorder, batch: DecisionBatch): void {
+  const bulk = (report as Recorder & { [RECORD_BATCH]?: (batch: DecisionBatch) => void })[RECORD_BATCH];
+  if (bulk !== undefined) {
+    bulk(batch);
+    return;
+  }
+  const record = batch.decision === "cleared" ? report.clear : batch.decision === "dropped" ? report.drop : report.repair;
+  for (const entry of batch.entries) {
+    if (entry.offload !== undefined) report.offload(entry.id, entry.offload.text);
+    record(entry.id, entry.reason);
+  }
+}
+
+const KIND_OF = { cleared: "clear", dropped: "drop", repaired: "repair" } as const satisfies Record<DecisionBatch["decision"], keyof Recorder>;
 
 export class DecisionBuffer {
   readonly #calls: Call[] = [];
   readonly #warnings: string[] = [];
 
   /** A recorder whose decisions name `plugin` once flushed. */
-  as(plugin: string): Recorder {
+  as(plugin: string): Recorder & { readonly [RECORD_BATCH]: (batch: DecisionBatch) => void } {
     const push = (method: keyof Recorder) => (...args: unknown[]) => {
       this.#calls.push({ plugin, method, args });
     };
     return {
+      [RECORD_BATCH]: (batch: DecisionBatch) => {
+        this.#calls.push({ plugin, method: "batch", batch });
+      },
       drop: push("drop") as Recorder["drop"],
       repair: push("repair") as Recorder["repair"],
       synthesize: push("synthesize") as Recorder["synthesize"],
@@ -24,24 +58,32 @@ export class DecisionBuffer {
       clear: push("clear") as Recorder["clear"],
       truncate: push("truncate") as Recorder["truncate"],
       // The handle is the text's own (contentHandle), so it is known before the call is replayed.
-      offload: (item, text) => {
+      offload: (item: Parameters<Recorder["offload"]>[0], text: string) => {
         push("offload")(item, text);
-        return contentHandle(text);
+        return handleOf(item, text);
       },
     };
   }
 
   /** The decisions held, in order: which part of the chain made which kind on which item (offloads are not decisions). */
   decisions(): ReadonlyArray<{ readonly plugin: string; readonly kind: keyof Recorder; readonly id: string }> {
-    return this.#calls.filter((call) => call.method !== "offload").map((call) => {
+    const decisions: Array<{ readonly plugin: string; readonly kind: keyof Recorder; readonly id: string }> = [];
+    for (const call of this.#calls) {
+      if (call.method === "batch") {
+        const kind = KIND_OF[call.batch.decision];
+        for (const entry of call.batch.entries) decisions.push({ plugin: call.plugin, kind, id: entry.id });
+        continue;
+      }
+      if (call.method === "offload") continue;
       const item = call.args[0] as { id: string } | string;
-      return { plugin: call.plugin, kind: call.method, id: typeof item === "string" ? item : item.id };
-    });
+      decisions.push({ plugin: call.plugin, kind: call.method, id: typeof item === "string" ? item : item.id });
+    }
+    return decisions;
   }
 
   /** Whether a part of the chain offloaded an original (a cleared result kept whole under its handle). */
   offloaded(): boolean {
-    return this.#calls.some((call) => call.method === "offload");
+    return this.#calls.some((call) => call.method === "offload" || (call.method === "batch" && call.batch.entries.some((entry) => entry.offload !== undefined)));
   }
 
   warn(message: string): void {
@@ -62,8 +104,17 @@ export class DecisionBuffer {
   }
 
   flush(context: StageContext): void {
+    const recorders = new Map<string, Record<string, (...args: unknown[]) => void>>();
     for (const call of this.#calls) {
-      const recorder = context.report.as(call.plugin) as unknown as Record<string, (...args: unknown[]) => void>;
+      if (call.method === "batch") {
+        recordDecisionBatch(context, call.plugin, call.batch);
+        continue;
+      }
+      let recorder = recorders.get(call.plugin);
+      if (recorder === undefined) {
+        recorder = context.report.as(call.plugin) as unknown as Record<string, (...args: unknown[]) => void>;
+        recorders.set(call.plugin, recorder);
+      }
       recorder[call.method]!(...call.args);
     }
     for (const warning of this.#warnings) context.warn(warning);

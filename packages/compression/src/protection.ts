@@ -11,7 +11,15 @@ export interface Protection {
   readonly extra: ReadonlySet<string>;
 }
 
-export function protectionOf(items: Items, turns: TurnGroups, positions: ReadonlyMap<string, number>, minRecentMessages: number, loopStartId: string | undefined): Protection {
+/** `pinned`: the ids of the pinned items, when the caller keeps them already (else the items are searched). */
+export function protectionOf(
+  items: Items,
+  turns: TurnGroups,
+  positions: ReadonlyMap<string, number>,
+  minRecentMessages: number,
+  loopStartId: string | undefined,
+  pinned?: ReadonlyArray<string>,
+): Protection {
   let from = items.length;
   // The newest messages: stored system messages are never sent, so they do not count.
   let recent = 0;
@@ -19,8 +27,8 @@ export function protectionOf(items: Items, turns: TurnGroups, positions: Readonl
     if (items[position]!.type !== "system") recent++;
     from = position;
   }
-  const extra = new Set<string>();
-  for (const item of items) if (isPinned(item)) extra.add(item.id);
+  const extra = new Set<string>(pinned);
+  if (pinned === undefined) for (const item of items) if (isPinned(item)) extra.add(item.id);
   const loopStart = loopStartId === undefined ? undefined : positions.get(loopStartId);
   if (loopStart !== undefined) from = Math.min(from, loopStart);
   else {

@@ -6,9 +6,11 @@
 // placeholder would save less than minSaving tokens stays: wiping a short, useful result and breaking
 // the cache for a handful of tokens is a loss. The original is offloaded (report.offloaded) under its
 // handle, which the placeholder names, so the model can read it back with retrieve_context.
-import { contentHandle, type Item, type ItemOf, type Items } from "@ctxpipe/core";
+import { contentHandle, type DecisionBatch, type DecisionBatchEntry, type Item, type ItemOf, type Items, type Tokenizer } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
+import { recordBatch } from "../decision-buffer.js";
+import { startsWith } from "../list-index.js";
 import { originalTextOf } from "./truncate-tool-results.js";
 
 export const clearToolResultsSettingsSchema = z.strictObject({
@@ -62,6 +64,31 @@ function placeholderOf(item: ItemOf<"tool-result">, text: string): ItemOf<"tool-
   return cleared;
 }
 
+/** One result the scan cleared: where, with what, and what that saved. */
+interface Cleared {
+  readonly position: number;
+  readonly item: ItemOf<"tool-result">;
+  readonly replacement: ItemOf<"tool-result">;
+  readonly tokens: number;
+  readonly saving: number;
+}
+
+/**
+ * How far the scan over a list went (oldest first), kept for the next build: a list that only grew
+ * is scanned on from where this one stopped, and a goal that did not grow takes the first clears
+ * again, so a rebuild does not walk the history. Every item before `stop` was looked at once.
+ */
+interface Scan {
+  readonly items: Items;
+  readonly tokenizer: Tokenizer;
+  readonly cleared: Cleared[];
+  /** Positions passed over because they were protected: they must still be, for the scan to hold. */
+  readonly protectedAt: number[];
+  /** What cleared[0..n] saved together, per n. */
+  readonly savedUpTo: number[];
+  stop: number;
+}
+
 export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"> = {}): CompressionStrategy {
   const options = clearToolResultsSettingsSchema.parse({ ...settings, type: "clear-tool-results" });
   const excluded = new Set(options.excludeTools);
@@ -71,6 +98,31 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
       .replaceAll("{tokens}", String(tokens))
       .replaceAll("{tool}", item.toolName ?? "the tool")
       .replaceAll("{handle}", offloads ? handleOf(item) : "");
+  let last: Scan | undefined;
+  let batch: { readonly of: ReadonlyArray<Cleared>; readonly count: number; readonly batch: DecisionBatch } | undefined;
+  const batchOf = (cleared: ReadonlyArray<Cleared>, count: number): DecisionBatch => {
+    const entries: DecisionBatchEntry[] = [];
+    for (let index = 0; index < count; index++) {
+      const { item, tokens } = cleared[index]!;
+      if (!offloads) {
+        entries.push({ id: item.id, reason: `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it` });
+        continue;
+      }
+      const text = originalOf(item);
+      const handle = handleOf(item);
+      entries.push({ id: item.id, reason: `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it, its original kept whole as ${handle}`, offload: { handle, text } });
+    }
+    return { decision: "cleared", entries };
+  };
+
+  /** The last scan when `items` starts with its list and it still holds (what it passed over as protected still is, what it cleared still is not). */
+  const resumable = (items: Items, context: CompressionContext): Scan | undefined => {
+    const scan = last;
+    if (scan === undefined || scan.tokenizer !== context.build.tokenizer || !startsWith(items, scan.items)) return undefined;
+    for (const position of scan.protectedAt) if (!context.isProtected(items[position]!)) return undefined;
+    for (const cleared of scan.cleared) if (context.isProtected(cleared.item)) return undefined;
+    return scan;
+  };
 
   return {
     name: options.name,
@@ -85,33 +137,41 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
         }
       }
       const goal = Math.max(context.remaining, options.clearAtLeast);
-      const cleared = new Map<string, ItemOf<"tool-result">>();
-      let saved = 0;
-      for (let position = 0; position < keepFrom && saved < goal; position++) {
+      // keepFrom only moves later as the list grows, so what the last scan looked at is still in range.
+      const scan: Scan = resumable(items, context) ?? { items, tokenizer: context.build.tokenizer, cleared: [], protectedAt: [], savedUpTo: [], stop: 0 };
+      let saved = scan.savedUpTo.at(-1) ?? 0;
+      for (let position = scan.stop; position < keepFrom && saved < goal; position++) {
+        scan.stop = position + 1;
         const item = items[position]!;
-        if (item.type !== "tool-result" || context.isProtected(item)) continue;
+        if (item.type !== "tool-result") continue;
+        if (context.isProtected(item)) {
+          scan.protectedAt.push(position);
+          continue;
+        }
         if (item.toolName !== undefined && excluded.has(item.toolName)) continue;
         if (isPlaceholder(item, options.placeholder)) continue;
         const tokens = context.build.countTokens(item);
         const replacement = placeholderOf(item, textFor(item, tokens));
         const saving = tokens - context.build.countTokens(replacement);
         if (saving < options.minSaving) continue;
-        cleared.set(item.id, replacement);
         saved += saving;
+        scan.cleared.push({ position, item, replacement, tokens, saving });
+        scan.savedUpTo.push(saved);
       }
-      if (cleared.size === 0) return undefined;
-      return items.map((item) => {
-        const replacement = cleared.get(item.id);
-        if (replacement === undefined || item.type !== "tool-result") return item;
-        const tokens = context.build.countTokens(item);
-        if (!offloads) {
-          context.build.report.clear(item, `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it`);
-          return replacement;
-        }
-        const handle = context.build.report.offload(item, originalOf(item));
-        context.build.report.clear(item, `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it, its original kept whole as ${handle}`);
-        return replacement;
-      });
+      last = { ...scan, items: items.slice() };
+      // The first clears that reach the goal: what a scan from the start would clear.
+      let count = 0;
+      while (count < scan.cleared.length && (count === 0 || scan.savedUpTo[count - 1]! < goal)) count++;
+      if (count === 0) return undefined;
+      const result = items.slice();
+      for (let index = 0; index < count; index++) {
+        const cleared = scan.cleared[index]!;
+        result[cleared.position] = cleared.replacement;
+      }
+      // The same first clears as last build: the same batch, recorded by reference.
+      if (batch === undefined || batch.of !== scan.cleared || batch.count !== count) batch = { of: scan.cleared, count, batch: batchOf(scan.cleared, count) };
+      recordBatch(context.build.report, batch.batch);
+      return result;
     },
   };
 }

@@ -4,9 +4,10 @@
 // under its id, so a call keeps its result, and a giant output no longer costs the turn that holds it.
 // The same text under the same cap is cut the same way, so the request's prefix stays put. Pinned
 // items are never cut (only a provider's hard string limit, in core, can cut one).
-import { cutMiddle, type Item, type Items, isPinned, type Tokenizer } from "@ctxpipe/core";
+import { cutMiddle, type Item, type Items, isPinned, type Tokenizer, type TurnGroup } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
+import { startsWith } from "../list-index.js";
 
 /** The per-result cap's default: a quarter of the budget, at most this many tokens. */
 export const DEFAULT_MAX_TOKENS_PER_RESULT = 8000;
@@ -59,6 +60,22 @@ interface Truncated {
   readonly cap: number;
 }
 
+/**
+ * What the last call cut, kept for the next: a list that only grew is looked at only where it grew
+ * (its new items, and the turns that gained items, whose level may change).
+ */
+interface Cuts {
+  readonly items: Items;
+  readonly tokenizer: Tokenizer;
+  readonly caps: string;
+  readonly groups: ReadonlyArray<TurnGroup>;
+  readonly positions: Map<string, number>;
+  /** Each item's cut to its own cap. */
+  readonly own: Map<string, Truncated>;
+  /** What is sent: the own cuts, and the cuts of turns over their cap. */
+  readonly sent: Map<string, Truncated>;
+}
+
 export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, "type"> = {}): CompressionStrategy {
   const options = truncateToolResultsSettingsSchema.parse({ ...settings, type: "truncate-tool-results" });
   // One cut per original, cap and tokenizer (null: it fits): a reused pipeline hands back the same
@@ -83,46 +100,75 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
     return truncated ?? undefined;
   };
 
+  // The decisions' reasons, one per cut object (the same cut comes back on every build).
+  const reasons = new WeakMap<Truncated, string>();
+  const reasonOf = (original: Item, truncated: Truncated): string => {
+    let reason = reasons.get(truncated);
+    if (reason === undefined) {
+      const what = original.type === "tool-result" ? "tool result" : "text";
+      const { cut } = truncated;
+      reason = `${what} over its cap of ${truncated.cap} tokens: its head and tail kept, ${cut.tokens} tokens (${cut.chars} characters) cut from the middle, kept whole as ${cut.handle}`;
+      reasons.set(truncated, reason);
+    }
+    return reason;
+  };
+  let last: Cuts | undefined;
+
   return {
     name: options.name,
     runs: "always",
     compress(items: Items, context: CompressionContext): Items | undefined {
       const { build } = context;
       const caps = truncationCaps(context.budget, options);
-      const replaced = new Map<string, Truncated>();
-      for (const item of items) {
+      const capsKey = `${caps.perResult}:${caps.perTurn}:${caps.perText}`;
+      const groups = context.turns.groups;
+      const grown = last !== undefined && last.tokenizer === build.tokenizer && last.caps === capsKey && startsWith(items, last.items) ? last : undefined;
+      const cuts: Cuts = grown ?? { items, tokenizer: build.tokenizer, caps: capsKey, groups: [], positions: new Map(), own: new Map(), sent: new Map() };
+      for (let position = grown === undefined ? 0 : grown.items.length; position < items.length; position++) {
+        const item = items[position]!;
+        cuts.positions.set(item.id, position);
         // A pinned item is sent as written: the application asked for all of it.
         if (isPinned(item)) continue;
         const cap = item.type === "tool-result" ? caps.perResult : TEXT_TYPES.has(item.type) ? caps.perText : undefined;
         if (cap === undefined) continue;
         const truncated = truncate(item, cap, build.tokenizer);
-        if (truncated !== undefined) replaced.set(item.id, truncated);
+        if (truncated === undefined) continue;
+        cuts.own.set(item.id, truncated);
+        cuts.sent.set(item.id, truncated);
       }
       // A turn whose results together are over the turn cap: the largest are cut further, to one level.
-      for (const group of context.turns.groups) {
+      // Only a turn that gained items since the last call can have changed.
+      for (let index = 0; index < groups.length; index++) {
+        const group = groups[index]!;
+        if (index < cuts.groups.length && cuts.groups[index] === group) continue;
         const results: Array<{ item: Item; tokens: number }> = [];
         for (const id of group.itemIds) {
           const item = context.itemById(id);
           if (item?.type !== "tool-result" || isPinned(item)) continue;
-          results.push({ item, tokens: build.countTokens(replaced.get(id)?.item ?? item) });
+          const own = cuts.own.get(id);
+          if (own === undefined) cuts.sent.delete(id);
+          else cuts.sent.set(id, own);
+          results.push({ item, tokens: build.countTokens(own?.item ?? item) });
         }
         const level = levelFor(results, caps.perTurn);
         if (level === undefined) continue;
         for (const { item, tokens } of results) {
           if (tokens <= level) continue;
           const truncated = truncate(item, level, build.tokenizer);
-          if (truncated !== undefined) replaced.set(item.id, truncated);
+          if (truncated !== undefined) cuts.sent.set(item.id, truncated);
         }
       }
-      if (replaced.size === 0) return undefined;
-      return items.map((item) => {
-        const truncated = replaced.get(item.id);
-        if (truncated === undefined) return item;
-        const what = item.type === "tool-result" ? "tool result" : "text";
-        const { cut } = truncated;
-        build.report.truncate(item, `${what} over its cap of ${truncated.cap} tokens: its head and tail kept, ${cut.tokens} tokens (${cut.chars} characters) cut from the middle, kept whole as ${cut.handle}`, cut, textOf(item)!);
-        return truncated.item;
-      });
+      last = { ...cuts, items: items.slice(), groups };
+      if (cuts.sent.size === 0) return undefined;
+      const sent = [...cuts.sent].map(([id, truncated]) => ({ position: cuts.positions.get(id)!, truncated }));
+      sent.sort((left, right) => left.position - right.position);
+      const result = items.slice();
+      for (const { position, truncated } of sent) {
+        const item = items[position]!;
+        build.report.truncate(item, reasonOf(item, truncated), truncated.cut, textOf(item)!);
+        result[position] = truncated.item;
+      }
+      return result;
     },
   };
 }

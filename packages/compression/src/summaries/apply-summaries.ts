@@ -48,10 +48,12 @@ export interface ApplyHost {
   warn(message: string): void;
   /** Records made in this very build, by id: their summary items say so. */
   readonly madeNow: ReadonlyMap<string, string>;
+  /** Whether a summary item is among the items, when the caller knows already (it keeps an index of the list). */
+  readonly hasSummaryItem?: boolean;
 }
 
 export function applySummaries(items: Items, records: ReadonlyArray<SummaryRecord>, host: ApplyHost): AppliedSummaries {
-  const hasSummaryItem = items.some((item) => item.type === "summary");
+  const hasSummaryItem = host.hasSummaryItem ?? items.some((item) => item.type === "summary");
   if (records.length === 0 && !hasSummaryItem) return { items, applied: [], skipped: [] };
   const positions = positionsOf(items);
   const current = currentTurnStart(items);

@@ -1,0 +1,70 @@
+// What the chain needs to know about a list it hands a strategy (positions by id, turn groups, pinned
+// ids, estimated usage), kept per place in the chain from one build to the next. An agent loop's list
+// is last build's list with a few items appended: only those are looked at again.
+import { estimateItemTokens, isPinned, type Item, type Items, type StageContext, type Tokenizer, type TurnGroups, TurnGroupsCache } from "@ctxpipe/core";
+
+export interface IndexedList {
+  readonly items: Items;
+  readonly positions: ReadonlyMap<string, number>;
+  readonly turns: TurnGroups;
+  /** Ids of the pinned items, in order. */
+  readonly pinned: ReadonlyArray<string>;
+  /** Whether a summary item is in the list. */
+  readonly hasSummary: boolean;
+  /** The items' estimated tokens (estimateItemTokens), the fixed parts of the request not included. */
+  readonly itemTokens: number;
+}
+
+export class ListIndex {
+  #items: Item[] = [];
+  #source: Items | undefined;
+  #tokenizer: Tokenizer | undefined;
+  #positions = new Map<string, number>();
+  #pinned: string[] = [];
+  #summaries = 0;
+  #itemTokens = 0;
+  readonly #turns = new TurnGroupsCache();
+
+  of(items: Items, context: StageContext): IndexedList {
+    const same = items === this.#source && items.length === this.#items.length && context.tokenizer === this.#tokenizer;
+    let from = same ? items.length : 0;
+    if (!same) {
+      const grown = context.tokenizer === this.#tokenizer && startsWith(items, this.#items);
+      from = grown ? this.#items.length : 0;
+      if (!grown) {
+        // A new Map: an IndexedList handed out earlier keeps answering for its own list.
+        this.#positions = new Map();
+        this.#pinned = [];
+        this.#summaries = 0;
+        this.#itemTokens = 0;
+      }
+      for (let position = from; position < items.length; position++) {
+        const item = items[position]!;
+        this.#positions.set(item.id, position);
+        if (isPinned(item)) this.#pinned.push(item.id);
+        if (item.type === "summary") this.#summaries++;
+        this.#itemTokens += estimateItemTokens(item, context);
+      }
+      if (from < items.length || items !== this.#source) {
+        this.#items = items.slice();
+        this.#source = items;
+      }
+      this.#tokenizer = context.tokenizer;
+    }
+    return {
+      items,
+      positions: this.#positions,
+      turns: this.#turns.of(items, context),
+      pinned: this.#pinned,
+      hasSummary: this.#summaries > 0,
+      itemTokens: this.#itemTokens,
+    };
+  }
+}
+
+/** Whether `next` starts with the same objects as `previous`. */
+export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>): boolean {
+  if (next.length < previous.length) return false;
+  for (let index = 0; index < previous.length; index++) if (next[index] !== previous[index]) return false;
+  return true;
+}
