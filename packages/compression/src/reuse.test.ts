@@ -1,0 +1,123 @@
+// What a reused chain does not do again on a history that only grew. Each test counts the work a
+// strategy asks for (token counts, item lookups) or checks objects' identity across builds, so it
+// fails if reuse silently stops; the property test next to it proves reuse never changes a result.
+import { createPipeline, type Item, type ItemInput, type Items, itemText, parseItems, STAGE, type StageContext, TurnGroupsCache } from "@ctxpipe/core";
+import { wordTokenizer } from "@ctxpipe/core/testing";
+import { describe, expect, test } from "vitest";
+import type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
+import { CompressionPlugin, clearToolResults, DEFAULT_STRATEGIES, truncateToolResults } from "./index.js";
+
+const words = (count: number, tag: string) => Array.from({ length: count }, (_, index) => `${tag}${index}`).join(" ");
+
+function toolTurn(turn: number, size = 100): ItemInput[] {
+  return [
+    { id: `u${turn}`, type: "user", text: `question ${turn}` },
+    { id: `c${turn}`, type: "assistant", text: "", toolCalls: [{ id: `call_${turn}`, name: "read_file", arguments: `{"n":${turn}}` }] },
+    { id: `t${turn}`, type: "tool-result", callId: `call_${turn}`, toolName: "read_file", output: words(size, `w${turn}-`) },
+    { id: `a${turn}`, type: "assistant", text: `answer ${turn}` },
+  ];
+}
+
+const history = (turns: number, size = 100) => Array.from({ length: turns }, (_, index) => toolTurn(index + 1, size)).flat();
+
+/** Calls the strategy as the chain would (turn groups kept from call to call), counting the token counts and lookups it asks for. */
+async function run(strategy: CompressionStrategy, items: Items, remaining: number, groups = new TurnGroupsCache(), budget = 100_000) {
+  const work = { counted: 0, lookedUp: 0 };
+  const decisions: string[] = [];
+  const note = (kind: string) => (item: Item | string) => decisions.push(`${kind}:${typeof item === "string" ? item : item.id}`);
+  const build = {
+    tokenizer: wordTokenizer,
+    countTokens: (item: Item) => {
+      work.counted++;
+      return wordTokenizer.count(itemText(item));
+    },
+    report: { clear: note("clear"), offload: (item: Item | string) => (note("offload")(item), "ctx_0"), truncate: note("truncate"), drop: note("drop") },
+  } as unknown as StageContext;
+  const positions = new Map(items.map((item, position) => [item.id, position]));
+  const context: CompressionContext = {
+    build,
+    budget,
+    target: budget / 2,
+    usage: 0,
+    remaining,
+    turns: groups.of(items, { inputItems: [], turns: { groups: [], current: undefined, groupOf: () => undefined } }),
+    isProtected: (item) => positions.get(item.id)! >= items.length - 2,
+    isProtectedGroup: () => false,
+    estimate: (item) => wordTokenizer.count(itemText(item)),
+    itemById: (id) => {
+      work.lookedUp++;
+      const position = positions.get(id);
+      return position === undefined ? undefined : items[position];
+    },
+  };
+  const result = (await strategy.compress(items, context)) ?? items;
+  return { result, work, decisions };
+}
+
+describe("reuse on a history that only grew", () => {
+  test("clear-tool-results scans on from where it stopped: no result it looked at is counted again", async () => {
+    const first = parseItems(history(20));
+    const grown = [...first, ...parseItems([{ id: "u-new", type: "user", text: "one more question" }])];
+    const strategy = clearToolResults({ keepRecent: 2, clearAtLeast: 0 });
+    await run(strategy, first, 500);
+    const again = await run(strategy, grown, 500);
+    // What a new strategy makes of the grown list, counting every result up to the goal.
+    const fresh = await run(clearToolResults({ keepRecent: 2, clearAtLeast: 0 }), grown, 500);
+    expect({ result: again.result, decisions: again.decisions }).toEqual({ result: fresh.result, decisions: fresh.decisions });
+    expect(fresh.work.counted).toBeGreaterThan(0);
+    expect(again.work.counted).toBe(0);
+  });
+
+  test("clear-tool-results: a goal that grew (the cut moved) counts only the results past the last scan", async () => {
+    const items = parseItems(history(20));
+    const strategy = clearToolResults({ keepRecent: 2, clearAtLeast: 0 });
+    const first = await run(strategy, items, 300);
+    const moved = await run(strategy, items, 900);
+    const fresh = await run(clearToolResults({ keepRecent: 2, clearAtLeast: 0 }), items, 900);
+    expect(moved.result).toEqual(fresh.result);
+    // Each new clear counts the result and its placeholder: the ones cleared before are not counted again.
+    expect(moved.work.counted).toBe(fresh.work.counted - first.work.counted);
+  });
+
+  test("truncate-tool-results looks again only at new items and the turns that gained items", async () => {
+    const first = parseItems(history(20, 3_000));
+    const grown = [...first, ...parseItems([{ id: "u-new", type: "user", text: "one more question" }])];
+    const strategy = truncateToolResults({ maxTokensPerResult: 500 });
+    const groups = new TurnGroupsCache();
+    await run(strategy, first, 0, groups);
+    const again = await run(strategy, grown, 0, groups);
+    const fresh = await run(truncateToolResults({ maxTokensPerResult: 500 }), grown, 0);
+    expect({ result: again.result, decisions: again.decisions }).toEqual({ result: fresh.result, decisions: fresh.decisions });
+    expect(fresh.work.lookedUp).toBe(grown.length);
+    // The new turn's one item; no result counted again.
+    expect(again.work).toEqual({ counted: 0, lookedUp: 1 });
+  });
+
+  test("a reused pipeline hands the later stages the same objects: the composed prompt, the list that only grew, the clear events", async () => {
+    const lists: Items[] = [];
+    const prompts: Item[] = [];
+    const pipeline = createPipeline({
+      plugins: [
+        new CompressionPlugin({ strategies: [...DEFAULT_STRATEGIES], notice: true }),
+        // Right after the chain, before the budget fit: the list the chain hands on.
+        { name: "after-chain", apply: (host) => host.hooks.compress.tap({ name: "after-chain", stage: STAGE.LATE }, (items) => void lists.push(items)) },
+        { name: "prompt", apply: (host) => host.hooks.validate.tap({ name: "prompt", stage: STAGE.DEFAULT }, (items) => void prompts.push(items[0]!)) },
+      ],
+    });
+    const items: ItemInput[] = history(30, 300);
+    const options = { tokenizer: wordTokenizer, system: "Be brief.", maxTokens: 6_000 };
+    const before = await pipeline.build(items, options);
+    items.push({ id: "u-new", type: "user", text: "one more question" });
+    const after = await pipeline.build(items, options);
+
+    const clearedIn = (result: typeof before) => result.report.allEntries.find((entry) => entry.decision === "cleared")!;
+    expect(clearedIn(before).id).toBe(clearedIn(after).id);
+    // The clears were recorded as one batch, by reference: the same event objects.
+    expect(clearedIn(after).history[0]).toBe(clearedIn(before).history[0]);
+    expect(lists[1]!.slice(0, lists[0]!.length).every((item, position) => item === lists[0]![position])).toBe(true);
+    expect(lists[1]!.length).toBe(lists[0]!.length + 1);
+    // The policy view's run (no notice of its own) does not make the build's prompt a new object.
+    expect(prompts[1]).toBe(prompts[0]);
+    expect(after.report.compression?.strategies.map((strategy) => strategy.name)).toEqual([...DEFAULT_STRATEGIES]);
+  });
+});

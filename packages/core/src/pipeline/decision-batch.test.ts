@@ -1,0 +1,66 @@
+import { describe, expect, test } from "vitest";
+import { wordTokenizer } from "../testing/word-tokenizer.js";
+import { contentHandle } from "../text/content-handle.js";
+import type { DecisionBatch } from "./decision-batch.js";
+import { recordDecisionBatch } from "./decision-batch.js";
+import { createPipeline } from "./pipeline.js";
+import { STAGE } from "./stage.js";
+import type { StageContext } from "./stage-context.js";
+
+const batch: DecisionBatch = {
+  decision: "cleared",
+  entries: [
+    { id: "t1", reason: "old result cleared", offload: { handle: contentHandle("the whole result"), text: "the whole result" } },
+    { id: "t2", reason: "another old result cleared" },
+  ],
+};
+
+function clearingPipeline() {
+  return createPipeline({
+    plugins: [
+      {
+        name: "clearer",
+        apply: (host) =>
+          host.hooks.compress.tap({ name: "clearer", stage: STAGE.EARLY }, (items, context) => {
+            recordDecisionBatch(context, "my-strategy", batch);
+            return items.map((item) => (item.type === "tool-result" && (item.id === "t1" || item.id === "t2") ? { ...item, output: "[cleared]" } : item));
+          }),
+      },
+    ],
+  });
+}
+
+const items = [
+  { id: "u1", type: "user" as const, text: "read both" },
+  { id: "c1", type: "assistant" as const, text: "", toolCalls: [{ id: "call_1", name: "read", arguments: "{}" }, { id: "call_2", name: "read", arguments: "{}" }] },
+  { id: "t1", type: "tool-result" as const, callId: "call_1", output: "the whole result" },
+  { id: "t2", type: "tool-result" as const, callId: "call_2", output: "the other result" },
+];
+
+describe("recordDecisionBatch", () => {
+  test("records each decision under the plugin named, with its offloaded text, as report.as(plugin) would", async () => {
+    const result = await clearingPipeline().build(items, { tokenizer: wordTokenizer });
+    const events = result.report.entries.filter((entry) => entry.decision === "cleared").map((entry) => ({ id: entry.id, history: entry.history }));
+    expect(events).toEqual([
+      { id: "t1", history: [{ decision: "cleared", stage: "compress", plugin: "my-strategy", reason: "old result cleared" }] },
+      { id: "t2", history: [{ decision: "cleared", stage: "compress", plugin: "my-strategy", reason: "another old result cleared" }] },
+    ]);
+    expect(result.report.offloaded).toEqual([{ handle: contentHandle("the whole result"), itemId: "t1", text: "the whole result", chars: 16 }]);
+  });
+
+  test("the same batch on the next build is recorded by reference: the same event objects", async () => {
+    const pipeline = clearingPipeline();
+    const first = await pipeline.build(items, { tokenizer: wordTokenizer });
+    const second = await pipeline.build(items, { tokenizer: wordTokenizer });
+    const eventOf = (result: typeof first) => result.report.entries.find((entry) => entry.id === "t2")!.history[0];
+    expect(eventOf(second)).toBe(eventOf(first));
+  });
+
+  test("on a context the pipeline did not make, it calls the context's recorder decision by decision", () => {
+    const calls: string[] = [];
+    const recorder = { clear: (id: string, reason: string) => calls.push(`clear ${id}: ${reason}`), offload: (id: string, text: string) => (calls.push(`offload ${id}: ${text}`), ""), drop: () => {}, repair: () => {} };
+    const context = { report: { as: (plugin: string) => (calls.push(`as ${plugin}`), recorder) } } as unknown as StageContext;
+    recordDecisionBatch(context, "my-strategy", batch);
+    expect(calls).toEqual(["as my-strategy", "offload t1: the whole result", "clear t1: old result cleared", "clear t2: another old result cleared"]);
+  });
+});
