@@ -57,6 +57,8 @@ if (mode === "append") {
       const records = Array.from({ length: 1 + Math.floor(Math.random() * 20) }, () => tokenCountRecord(`${prefix}_${nextCount++}`));
       await store.appendTokenCounts(conversationId, records);
       say(`counted ${records.map((record) => record.key).join(" ")}`);
+      // Counts come once per turn in a loop: a pause keeps this writer from starving the others of CPU.
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
   say("ready");
