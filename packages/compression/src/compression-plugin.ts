@@ -94,6 +94,7 @@ export class CompressionPlugin implements PipelinePlugin {
   readonly #inputIndex = new ListIndex();
   readonly #indexes: ListIndex[];
   readonly #effects: StrategyEffects[];
+  #lastNotice: { readonly buffer: DecisionBuffer; readonly savings: ReadonlyArray<ItemSaving>; readonly summary: CompressionNoticeSummary } | undefined;
 
   constructor(options: CompressionPluginOptions) {
     const parsed = parsePluginOptions(PLUGIN_NAME, pluginOptionsSchema, options);
@@ -201,11 +202,24 @@ export class CompressionPlugin implements PipelinePlugin {
       if (first !== undefined) creditEarlierPasses(session, first, made, madeBy, applySavings, applyCosts);
       session.records.unshift(...made.filter((record) => !session.records.includes(record)));
       session.summarizer = summarizer ?? reusedRecords(records, session.applied);
-      if (this.#notice !== undefined) this.#summaries.set(context, noticeSummaryOf(buffer, session));
+      if (this.#notice !== undefined) this.#summaries.set(context, this.#noticeSummary(buffer, session));
       buffer.flush(context);
       context.report.attach("compression", reportOf(session));
       return current;
     }
+  }
+
+  /** The notice's summary; last build's when the chain made the same decisions with the same savings (they are kept objects). */
+  #noticeSummary(buffer: DecisionBuffer, session: Session): CompressionNoticeSummary {
+    const last = this.#lastNotice;
+    const savings = session.savings;
+    if (last !== undefined && last.savings.length === savings.length && last.buffer.sameAs(buffer) && savings.every((saving, index) => saving === last.savings[index])) {
+      this.#lastNotice = { ...last, buffer };
+      return last.summary;
+    }
+    const summary = noticeSummaryOf(buffer, session);
+    this.#lastNotice = { buffer, savings: [...savings], summary };
+    return summary;
   }
 
   #session(context: StageContext, settings: CompressionSettings, enabled: boolean, loopStartId: string | undefined, applied: AppliedSummaries, indexed: IndexedList): Session {

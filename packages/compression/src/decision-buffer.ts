@@ -86,6 +86,24 @@ export class DecisionBuffer {
     return this.#calls.some((call) => call.method === "offload" || (call.method === "batch" && call.batch.entries.some((entry) => entry.offload !== undefined)));
   }
 
+  /** Whether `other` holds the same calls (the same batch objects, the same arguments): the same decisions. */
+  sameAs(other: DecisionBuffer): boolean {
+    const mine = this.#calls;
+    const theirs = other.#calls;
+    if (mine.length !== theirs.length) return false;
+    for (let index = 0; index < mine.length; index++) {
+      const a = mine[index]!;
+      const b = theirs[index]!;
+      if (a.plugin !== b.plugin || a.method !== b.method) return false;
+      if (a.method === "batch" || b.method === "batch") {
+        if (a.method !== "batch" || b.method !== "batch" || a.batch !== b.batch) return false;
+        continue;
+      }
+      if (a.args.length !== b.args.length || a.args.some((arg, at) => arg !== b.args[at])) return false;
+    }
+    return true;
+  }
+
   warn(message: string): void {
     this.#warnings.push(message);
   }

@@ -1,7 +1,7 @@
 // What the chain needs to know about a list it hands a strategy (positions by id, turn groups, pinned
 // ids, estimated usage), kept per place in the chain from one build to the next. An agent loop's list
 // is last build's list with a few items appended: only those are looked at again.
-import { estimateItemTokens, isPinned, type Item, type Items, type StageContext, type Tokenizer, type TurnGroups, TurnGroupsCache } from "@ctxpipe/core";
+import { estimateItemTokens, isPinned, type Items, type StageContext, type Tokenizer, type TurnGroups, TurnGroupsCache } from "@ctxpipe/core";
 
 export interface IndexedList {
   readonly items: Items;
@@ -16,8 +16,8 @@ export interface IndexedList {
 }
 
 export class ListIndex {
-  #items: Item[] = [];
-  #source: Items | undefined;
+  #items: Items = [];
+  #length = 0;
   #tokenizer: Tokenizer | undefined;
   #positions = new Map<string, number>();
   #pinned: string[] = [];
@@ -26,11 +26,11 @@ export class ListIndex {
   readonly #turns = new TurnGroupsCache();
 
   of(items: Items, context: StageContext): IndexedList {
-    const same = items === this.#source && items.length === this.#items.length && context.tokenizer === this.#tokenizer;
+    const same = items === this.#items && items.length === this.#length && context.tokenizer === this.#tokenizer;
     let from = same ? items.length : 0;
     if (!same) {
-      const grown = context.tokenizer === this.#tokenizer && startsWith(items, this.#items);
-      from = grown ? this.#items.length : 0;
+      const grown = context.tokenizer === this.#tokenizer && startsWith(items, this.#items, this.#length);
+      from = grown ? this.#length : 0;
       if (!grown) {
         // A new Map: an IndexedList handed out earlier keeps answering for its own list.
         this.#positions = new Map();
@@ -45,10 +45,8 @@ export class ListIndex {
         if (item.type === "summary") this.#summaries++;
         this.#itemTokens += estimateItemTokens(item, context);
       }
-      if (from < items.length || items !== this.#source) {
-        this.#items = items.slice();
-        this.#source = items;
-      }
+      this.#items = items;
+      this.#length = items.length;
       this.#tokenizer = context.tokenizer;
     }
     return {
@@ -62,9 +60,13 @@ export class ListIndex {
   }
 }
 
-/** Whether `next` starts with the same objects as `previous`. */
-export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>): boolean {
-  if (next.length < previous.length) return false;
-  for (let index = 0; index < previous.length; index++) if (next[index] !== previous[index]) return false;
+/**
+ * Whether `next` starts with the first `length` objects of `previous` (its length when it was kept:
+ * lists handed between stages are not changed once made, so they are kept without a copy).
+ */
+export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>, length = previous.length): boolean {
+  if (next.length < length || previous.length < length) return false;
+  if (next === previous) return true;
+  for (let index = 0; index < length; index++) if (next[index] !== previous[index]) return false;
   return true;
 }

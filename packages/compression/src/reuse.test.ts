@@ -31,7 +31,10 @@ async function run(strategy: CompressionStrategy, items: Items, remaining: numbe
       work.counted++;
       return wordTokenizer.count(itemText(item));
     },
-    report: { clear: note("clear"), offload: (item: Item | string) => (note("offload")(item), "ctx_0"), truncate: note("truncate"), drop: note("drop") },
+    report: { clear: note("clear"), offload: (item: Item | string) => {
+        note("offload")(item);
+        return "ctx_0";
+      }, truncate: note("truncate"), drop: note("drop") },
   } as unknown as StageContext;
   const positions = new Map(items.map((item, position) => [item.id, position]));
   const context: CompressionContext = {

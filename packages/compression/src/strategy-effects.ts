@@ -21,7 +21,9 @@ interface Walk {
   /** Whether the result had the list's length (items replaced) or was shorter (items taken out). */
   readonly replacing: boolean;
   readonly items: Items;
+  readonly itemsLength: number;
   readonly result: Items;
+  readonly resultLength: number;
   readonly effect: StrategyEffect;
 }
 
@@ -41,12 +43,17 @@ export class StrategyEffects {
     const last = this.#last;
     this.#last = undefined;
     const replacing = items.length === result.length;
-    const resume = last !== undefined && last.replacing === replacing && startsWith(items, last.items) && startsWith(result, last.result);
+    const resume = last !== undefined && last.replacing === replacing && startsWith(items, last.items, last.itemsLength) && startsWith(result, last.result, last.resultLength);
+    // Nothing new on either side: last build's effect as it was.
+    if (resume && items.length === last.itemsLength && result.length === last.resultLength) {
+      this.#last = { ...last, items, result };
+      return last.effect;
+    }
     const savings = resume ? last.effect.savings.slice() : [];
     const positions = resume ? last.effect.positions.slice() : [];
     let saved = resume ? last.effect.saved : 0;
-    let at = resume ? last.items.length : 0;
-    let kept = resume ? last.result.length : 0;
+    let at = resume ? last.itemsLength : 0;
+    let kept = resume ? last.resultLength : 0;
     const strategy = this.#strategy;
     for (; at < items.length; at++) {
       const item = items[at]!;
@@ -72,7 +79,7 @@ export class StrategyEffects {
     }
     if (kept !== result.length) return undefined;
     const effect: StrategyEffect = { savings, saved, positions };
-    this.#last = { replacing, items: items.slice(), result: result.slice(), effect };
+    this.#last = { replacing, items, itemsLength: items.length, result, resultLength: result.length, effect };
     return effect;
   }
 }

@@ -80,6 +80,8 @@ interface Cleared {
  */
 interface Scan {
   readonly items: Items;
+  /** The list's length when scanned (lists are not changed once made: kept without a copy). */
+  readonly length: number;
   readonly tokenizer: Tokenizer;
   readonly cleared: Cleared[];
   /** Positions passed over because they were protected: they must still be, for the scan to hold. */
@@ -118,7 +120,7 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
   /** The last scan when `items` starts with its list and it still holds (what it passed over as protected still is, what it cleared still is not). */
   const resumable = (items: Items, context: CompressionContext): Scan | undefined => {
     const scan = last;
-    if (scan === undefined || scan.tokenizer !== context.build.tokenizer || !startsWith(items, scan.items)) return undefined;
+    if (scan === undefined || scan.tokenizer !== context.build.tokenizer || !startsWith(items, scan.items, scan.length)) return undefined;
     for (const position of scan.protectedAt) if (!context.isProtected(items[position]!)) return undefined;
     for (const cleared of scan.cleared) if (context.isProtected(cleared.item)) return undefined;
     return scan;
@@ -138,7 +140,7 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
       }
       const goal = Math.max(context.remaining, options.clearAtLeast);
       // keepFrom only moves later as the list grows, so what the last scan looked at is still in range.
-      const scan: Scan = resumable(items, context) ?? { items, tokenizer: context.build.tokenizer, cleared: [], protectedAt: [], savedUpTo: [], stop: 0 };
+      const scan: Scan = resumable(items, context) ?? { items, length: items.length, tokenizer: context.build.tokenizer, cleared: [], protectedAt: [], savedUpTo: [], stop: 0 };
       let saved = scan.savedUpTo.at(-1) ?? 0;
       for (let position = scan.stop; position < keepFrom && saved < goal; position++) {
         scan.stop = position + 1;
@@ -158,7 +160,7 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
         scan.cleared.push({ position, item, replacement, tokens, saving });
         scan.savedUpTo.push(saved);
       }
-      last = { ...scan, items: items.slice() };
+      last = { ...scan, items, length: items.length };
       // The first clears that reach the goal: what a scan from the start would clear.
       let count = 0;
       while (count < scan.cleared.length && (count === 0 || scan.savedUpTo[count - 1]! < goal)) count++;

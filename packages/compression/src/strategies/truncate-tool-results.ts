@@ -66,6 +66,8 @@ interface Truncated {
  */
 interface Cuts {
   readonly items: Items;
+  /** The list's length when looked at (lists are not changed once made: kept without a copy). */
+  readonly length: number;
   readonly tokenizer: Tokenizer;
   readonly caps: string;
   readonly groups: ReadonlyArray<TurnGroup>;
@@ -122,9 +124,9 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
       const caps = truncationCaps(context.budget, options);
       const capsKey = `${caps.perResult}:${caps.perTurn}:${caps.perText}`;
       const groups = context.turns.groups;
-      const grown = last !== undefined && last.tokenizer === build.tokenizer && last.caps === capsKey && startsWith(items, last.items) ? last : undefined;
-      const cuts: Cuts = grown ?? { items, tokenizer: build.tokenizer, caps: capsKey, groups: [], positions: new Map(), own: new Map(), sent: new Map() };
-      for (let position = grown === undefined ? 0 : grown.items.length; position < items.length; position++) {
+      const grown = last !== undefined && last.tokenizer === build.tokenizer && last.caps === capsKey && startsWith(items, last.items, last.length) ? last : undefined;
+      const cuts: Cuts = grown ?? { items, length: items.length, tokenizer: build.tokenizer, caps: capsKey, groups: [], positions: new Map(), own: new Map(), sent: new Map() };
+      for (let position = grown === undefined ? 0 : grown.length; position < items.length; position++) {
         const item = items[position]!;
         cuts.positions.set(item.id, position);
         // A pinned item is sent as written: the application asked for all of it.
@@ -158,7 +160,7 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
           if (truncated !== undefined) cuts.sent.set(item.id, truncated);
         }
       }
-      last = { ...cuts, items: items.slice(), groups };
+      last = { ...cuts, items, length: items.length, groups };
       if (cuts.sent.size === 0) return undefined;
       const sent = [...cuts.sent].map(([id, truncated]) => ({ position: cuts.positions.get(id)!, truncated }));
       sent.sort((left, right) => left.position - right.position);

@@ -58,8 +58,20 @@ describe("recordDecisionBatch", () => {
 
   test("on a context the pipeline did not make, it calls the context's recorder decision by decision", () => {
     const calls: string[] = [];
-    const recorder = { clear: (id: string, reason: string) => calls.push(`clear ${id}: ${reason}`), offload: (id: string, text: string) => (calls.push(`offload ${id}: ${text}`), ""), drop: () => {}, repair: () => {} };
-    const context = { report: { as: (plugin: string) => (calls.push(`as ${plugin}`), recorder) } } as unknown as StageContext;
+    const recorder = {
+      clear: (id: string, reason: string) => calls.push(`clear ${id}: ${reason}`),
+      offload: (id: string, text: string) => {
+        calls.push(`offload ${id}: ${text}`);
+        return "";
+      },
+      drop: () => {},
+      repair: () => {},
+    };
+    const as = (plugin: string) => {
+      calls.push(`as ${plugin}`);
+      return recorder;
+    };
+    const context = { report: { as } } as unknown as StageContext;
     recordDecisionBatch(context, "my-strategy", batch);
     expect(calls).toEqual(["as my-strategy", "offload t1: the whole result", "clear t1: old result cleared", "clear t2: another old result cleared"]);
   });
