@@ -4,8 +4,10 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import type { StoreWarning } from "../conversation-store.js";
+import type { TokenCountRecord } from "../token-count-record.js";
 import { JsonlStore } from "./jsonl-store.js";
 
 let directory: string;
@@ -122,3 +124,38 @@ test("two loads at once read the same records once", async () => {
   expect(first).toStrictEqual([record("a", 1), record("b", 2)]);
   expect(second).toStrictEqual(first);
 });
+
+test("a property: appends from two stores in any order keep the first count of each pair, and every load equals a fresh store's", async () => {
+  const entry = fc.record({ encoding: fc.constantFrom("o200k_base", "cl100k_base"), key: fc.constantFrom("a", "b", "c", "d", "e"), tokens: fc.nat({ max: 1000 }) });
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant("append" as const), by: fc.integer({ min: 0, max: 1 }), records: fc.array(entry, { maxLength: 4 }) }),
+    fc.record({ kind: fc.constant("load" as const), by: fc.integer({ min: 0, max: 1 }) }),
+  );
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+      const conversationId = `property-${++run}`;
+      const stores = [new JsonlStore({ directory }), new JsonlStore({ directory })];
+      const first = new Map<string, TokenCountRecord>();
+      const expected = () => [...first.values()].sort(byPair);
+      for (const current of steps) {
+        if (current.kind === "append") {
+          await stores[current.by]!.appendTokenCounts(conversationId, current.records);
+          for (const record of current.records) if (!first.has(`${record.encoding} ${record.key}`)) first.set(`${record.encoding} ${record.key}`, { ...record });
+        } else {
+          const loaded = [...(await stores[current.by]!.loadTokenCounts(conversationId))].sort(byPair);
+          expect(loaded).toStrictEqual(expected());
+          expect([...(await new JsonlStore({ directory }).loadTokenCounts(conversationId))].sort(byPair)).toStrictEqual(loaded);
+        }
+      }
+      for (const store of stores) expect([...(await store.loadTokenCounts(conversationId))].sort(byPair)).toStrictEqual(expected());
+    }),
+    { numRuns: 60 },
+  );
+}, 60_000);
+
+function byPair(a: TokenCountRecord, b: TokenCountRecord): number {
+  const left = `${a.encoding} ${a.key}`;
+  const right = `${b.encoding} ${b.key}`;
+  return left < right ? -1 : left > right ? 1 : 0;
+}
