@@ -12,10 +12,10 @@ interface Remembered {
   importNumber: number;
 }
 
-/** A list imported before, all of whose records were deep-frozen, and what it gave. */
+/** A list imported before, all of whose records were deep-frozen, and what it gave (arrays of the memo's own). */
 interface ImportedList {
-  readonly records: ReadonlyArray<unknown>;
-  readonly items: ReadonlyArray<Item>;
+  readonly records: unknown[];
+  readonly items: Item[];
 }
 
 /** Whether nothing in `value` can change: primitives, and frozen plain objects and arrays of them. */
@@ -84,7 +84,13 @@ export class FrozenRecordMemo {
       },
       finish: (records, items) => {
         if (!frozen || typeof first !== "object" || first === null) return;
-        this.#lists.set(first, { records: records.slice(), items: items.slice() });
+        if (!resumed) {
+          this.#lists.set(first, { records: records.slice(), items: items.slice() });
+          return;
+        }
+        // The list grew: the kept arrays grow with it, instead of being copied whole on every import.
+        for (let index = last.records.length; index < records.length; index++) last.records.push(records[index]);
+        for (let index = last.items.length; index < items.length; index++) last.items.push(items[index]!);
       },
     };
   }
