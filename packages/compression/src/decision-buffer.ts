@@ -1,9 +1,10 @@
 // Holds a pass's decisions and warnings until the chain knows the pass is final. When a summary is
 // made, the chain starts over with it applied (as every later build will apply it), and the first
 // pass's decisions must not reach the report.
-import { contentHandle, type DecisionBatch, type DecisionRecorder, recordDecisionBatch, type StageContext } from "@ctxpipe/core";
+import { contentHandle, type DecisionBatch, type DecisionRecorder, RECORD_DECISION_BATCH, recordDecisionBatch, type StageContext } from "@ctxpipe/core";
 
 type Recorder = Omit<DecisionRecorder, "attach" | "as">;
+type Call = { readonly plugin: string; readonly method: keyof Recorder; readonly args: ReadonlyArray<unknown> } | { readonly plugin: string; readonly method: "batch"; readonly batch: DecisionBatch };
 
 // A cleared result is offloaded again on every build: its handle is hashed once per item and text.
 const handles = new WeakMap<object, { readonly text: string; readonly handle: string }>();
@@ -16,24 +17,6 @@ function handleOf(item: unknown, text: string): string {
   handles.set(item, { text, handle });
   return handle;
 }
-type Call = { readonly plugin: string; readonly method: keyof Recorder; readonly args: ReadonlyArray<unknown> } | { readonly plugin: string; readonly method: "batch"; readonly batch: DecisionBatch };
-
-/** Where a built-in strategy finds, on the recorder the chain gives it, the way to record a whole batch at once. */
-export const RECORD_BATCH = Symbol("ctxpipe.compression.recordBatch");
-
-/** Records a batch through the chain's recorder when it takes batches, else decision by decision. */
-export function recordBatch(report: Recorder, batch: DecisionBatch): void {
-  const bulk = (report as Recorder & { [RECORD_BATCH]?: (batch: DecisionBatch) => void })[RECORD_BATCH];
-  if (bulk !== undefined) {
-    bulk(batch);
-    return;
-  }
-  const record = batch.decision === "cleared" ? report.clear : batch.decision === "dropped" ? report.drop : report.repair;
-  for (const entry of batch.entries) {
-    if (entry.offload !== undefined) report.offload(entry.id, entry.offload.text);
-    record(entry.id, entry.reason);
-  }
-}
 
 const KIND_OF = { cleared: "clear", dropped: "drop", repaired: "repair" } as const satisfies Record<DecisionBatch["decision"], keyof Recorder>;
 
@@ -42,12 +25,13 @@ export class DecisionBuffer {
   readonly #warnings: string[] = [];
 
   /** A recorder whose decisions name `plugin` once flushed. */
-  as(plugin: string): Recorder & { readonly [RECORD_BATCH]: (batch: DecisionBatch) => void } {
+  as(plugin: string): Recorder & { readonly [RECORD_DECISION_BATCH]: (batch: DecisionBatch) => void } {
     const push = (method: keyof Recorder) => (...args: unknown[]) => {
       this.#calls.push({ plugin, method, args });
     };
     return {
-      [RECORD_BATCH]: (batch: DecisionBatch) => {
+      // Held as one call, and recorded by reference when flushed (recordDecisionBatch).
+      [RECORD_DECISION_BATCH]: (batch: DecisionBatch) => {
         this.#calls.push({ plugin, method: "batch", batch });
       },
       drop: push("drop") as Recorder["drop"],

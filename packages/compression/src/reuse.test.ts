@@ -25,16 +25,23 @@ async function run(strategy: CompressionStrategy, items: Items, remaining: numbe
   const work = { counted: 0, lookedUp: 0 };
   const decisions: string[] = [];
   const note = (kind: string) => (item: Item | string) => decisions.push(`${kind}:${typeof item === "string" ? item : item.id}`);
+  const report = {
+    clear: note("clear"),
+    offload: (item: Item | string) => {
+      note("offload")(item);
+      return "ctx_0";
+    },
+    truncate: note("truncate"),
+    drop: note("drop"),
+    as: () => report,
+  };
   const build = {
     tokenizer: wordTokenizer,
     countTokens: (item: Item) => {
       work.counted++;
       return wordTokenizer.count(itemText(item));
     },
-    report: { clear: note("clear"), offload: (item: Item | string) => {
-        note("offload")(item);
-        return "ctx_0";
-      }, truncate: note("truncate"), drop: note("drop") },
+    report,
   } as unknown as StageContext;
   const positions = new Map(items.map((item, position) => [item.id, position]));
   const context: CompressionContext = {

@@ -6,10 +6,9 @@
 // placeholder would save less than minSaving tokens stays: wiping a short, useful result and breaking
 // the cache for a handful of tokens is a loss. The original is offloaded (report.offloaded) under its
 // handle, which the placeholder names, so the model can read it back with retrieve_context.
-import { contentHandle, type DecisionBatch, type DecisionBatchEntry, type Item, type ItemOf, type Items, type Tokenizer } from "@ctxpipe/core";
+import { contentHandle, type DecisionBatch, type DecisionBatchEntry, type Item, type ItemOf, type Items, recordDecisionBatch, type Tokenizer } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
-import { recordBatch } from "../decision-buffer.js";
 import { startsWith } from "../list-index.js";
 import { originalTextOf } from "./truncate-tool-results.js";
 
@@ -172,7 +171,7 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
       }
       // The same first clears as last build: the same batch, recorded by reference.
       if (batch === undefined || batch.of !== scan.cleared || batch.count !== count) batch = { of: scan.cleared, count, batch: batchOf(scan.cleared, count) };
-      recordBatch(context.build.report, batch.batch);
+      recordDecisionBatch(context.build, options.name, batch.batch);
       return result;
     },
   };

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { wordTokenizer } from "../testing/word-tokenizer.js";
 import { contentHandle } from "../text/content-handle.js";
 import type { DecisionBatch } from "./decision-batch.js";
-import { recordDecisionBatch } from "./decision-batch.js";
+import { RECORD_DECISION_BATCH, recordDecisionBatch } from "./decision-batch.js";
 import { createPipeline } from "./pipeline.js";
 import { STAGE } from "./stage.js";
 import type { StageContext } from "./stage-context.js";
@@ -74,5 +74,14 @@ describe("recordDecisionBatch", () => {
     const context = { report: { as } } as unknown as StageContext;
     recordDecisionBatch(context, "my-strategy", batch);
     expect(calls).toEqual(["as my-strategy", "offload t1: the whole result", "clear t1: old result cleared", "clear t2: another old result cleared"]);
+  });
+
+  test("a recorder that holds decisions for later (a compression chain's) takes the batch whole", () => {
+    const held: unknown[] = [];
+    const recorder = { [RECORD_DECISION_BATCH]: (given: DecisionBatch) => held.push(given) };
+    const context = { report: { as: () => recorder } } as unknown as StageContext;
+    recordDecisionBatch(context, "my-strategy", batch);
+    expect(held).toEqual([batch]);
+    expect(held[0]).toBe(batch);
   });
 });

@@ -21,8 +21,15 @@ export interface DecisionBatch {
 }
 
 /**
+ * The method under which a recorder that holds decisions before they reach the build (a compression
+ * chain's, for its strategies) takes a whole batch: `recorder[RECORD_DECISION_BATCH](batch)`.
+ */
+export const RECORD_DECISION_BATCH: unique symbol = Symbol.for("ctxpipe.recordDecisionBatch") as never;
+
+/**
  * Records every decision of the batch under `plugin` (as `context.report.as(plugin)` would, entry by
- * entry: the offload first, then the decision). On a context the pipeline did not make, it does exactly that.
+ * entry: the offload first, then the decision). On a context the pipeline did not make, it hands the
+ * batch to that recorder when it takes batches (RECORD_DECISION_BATCH), else records entry by entry.
  */
 export function recordDecisionBatch(context: StageContext, plugin: string, batch: DecisionBatch): void {
   const internals = maybeInternalsOf(context);
@@ -31,6 +38,11 @@ export function recordDecisionBatch(context: StageContext, plugin: string, batch
     return;
   }
   const recorder = context.report.as(plugin);
+  const bulk = (recorder as { [RECORD_DECISION_BATCH]?: unknown })[RECORD_DECISION_BATCH];
+  if (typeof bulk === "function") {
+    bulk(batch);
+    return;
+  }
   const record = batch.decision === "cleared" ? recorder.clear : batch.decision === "dropped" ? recorder.drop : recorder.repair;
   for (const entry of batch.entries) {
     if (entry.offload !== undefined) recorder.offload(entry.id, entry.offload.text);
