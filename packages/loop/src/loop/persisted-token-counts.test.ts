@@ -10,6 +10,7 @@ import { countKey, DEFAULT_MEMO_MIN_LENGTH, type ExactTokenizer, getEncoding, ty
 import { describe, expect, it, vi } from "vitest";
 import { counterIds, fixedClock, tempStore } from "../__fixtures__/loop-fixtures.js";
 import { ChatLoop } from "../chat/chat-loop.js";
+import { RunLoop } from "../run/run-loop.js";
 import { scriptedModel } from "../model/scripted-model.js";
 import type { LoopTool } from "../tools/loop-tool.js";
 import { PipelinePerConversation } from "./loop-options.js";
@@ -134,6 +135,26 @@ describe("persisted token counts in the loops", () => {
     tokenized.length = 0;
     expect(await sendTurn(loop(withoutTokenCounts(new JsonlStore({ directory: uncountedDirectory }))), next)).toEqual(continued);
     expect(new Set(tokenized.filter((text) => countedBefore.has(text)))).toEqual(countedBefore);
+  });
+});
+
+describe("persisted token counts in run mode", () => {
+  it("a new RunLoop over a new JsonlStore on the same files continues the run without tokenizing what the first counted", async () => {
+    const workflow = { name: "Release", packageName: "ops-pack", steps: [{ id: "draft", name: "Draft notes", instruction: "Write the release notes." }], edges: [] };
+    const answer = (request: OpenAIChatRequest) => ({ text: prose(request.messages.length, 3) });
+    const { store, directory } = tempStore();
+    tokenized.length = 0;
+    const first = await new RunLoop({ model: scriptedModel<"openai">([answer], { model: "gpt-4o", repeatLast: true }), store, workflow }).continue({ runId: "r1", userInput: prose(1, 4) });
+    expect(first.status).toBe("completed");
+    // Counts made when the report is first read (its system parts) are kept with the next build's: a run
+    // that ended leaves them to be counted again, which is why this compares with what the store kept.
+    const kept = new Set((await store.loadTokenCounts("run-r1")).map((record) => record.key));
+    expect(tokenized.filter((text) => kept.has(countKey(text))).length).toBeGreaterThan(0);
+
+    tokenized.length = 0;
+    const next = new RunLoop({ model: scriptedModel<"openai">([answer], { model: "gpt-4o", repeatLast: true }), store: new JsonlStore({ directory: copyOf(directory) }), workflow });
+    expect((await next.continue({ runId: "r1", userInput: prose(2, 4) })).status).toBe("completed");
+    expect(tokenized.filter((text) => kept.has(countKey(text)))).toEqual([]);
   });
 });
 
