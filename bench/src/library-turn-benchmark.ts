@@ -25,8 +25,9 @@ export interface LibraryTurnOptions {
 export interface LibraryTurnFigures {
   readonly turns: TurnFigures;
   /**
-   * Turns on which the window's start moved: the request's first message after the system prompt is
-   * not the previous request's (the cut moved, by the budget fit or a strategy).
+   * Turns on which the window changed before the newest turn: the request does not start with the
+   * previous request up to its last user message (the cut moved, a strategy cleared or cut more, or
+   * the system prompt's note changed), so a provider's prompt cache breaks in the history.
    */
   readonly cutMoves: { readonly count: number; readonly figures: TurnFigures | undefined };
   /** For "kept": whether the last turn's request and report equal a new pipeline's on the same items. */
@@ -64,8 +65,7 @@ export async function libraryTurnBenchmark(subject: TurnSubject, options: Librar
   );
   for (const tokens of tokenCounts) if (tokens > maxTokens) throw new Error(`ctxpipe sent ${tokens} tokens over a budget of ${maxTokens}`);
 
-  const starts = requests.map(windowStart);
-  const moved = options.variant === "new pipeline" ? [] : times.filter((_, turn) => turn > 0 && starts[turn] !== starts[turn - 1]);
+  const moved = options.variant === "new pipeline" ? [] : times.filter((_, turn) => turn > 0 && windowChanged(requests[turn - 1], requests[turn]));
   const rss = process.memoryUsage().rss;
   let sameAsNewPipeline: boolean | undefined;
   if (options.variant === "kept") {
@@ -82,8 +82,20 @@ function withoutCache(report: BuildResult<unknown>["report"]): unknown {
   return { ...rest, allEntries: report.allEntries };
 }
 
-/** The first message after the system prompt of an OpenAI Chat request, as JSON: where the window starts. */
-function windowStart(request: unknown): string {
-  const messages = (request as { messages?: ReadonlyArray<{ role?: string }> }).messages ?? [];
-  return JSON.stringify(messages.find((message) => message.role !== "system" && message.role !== "developer"));
+type Message = { readonly role?: string };
+
+/**
+ * Whether `next` no longer starts with `previous` up to its last user message. Messages are compared by
+ * identity first (the renderer hands back the same frozen messages), then as JSON.
+ */
+export function windowChanged(previous: unknown, next: unknown): boolean {
+  const before = (previous as { messages?: ReadonlyArray<Message> }).messages ?? [];
+  const after = (next as { messages?: ReadonlyArray<Message> }).messages ?? [];
+  let lastUser = before.length - 1;
+  while (lastUser >= 0 && before[lastUser]!.role !== "user") lastUser--;
+  for (let index = 0; index <= lastUser; index++) {
+    const message = before[index];
+    if (message !== after[index] && JSON.stringify(message) !== JSON.stringify(after[index])) return true;
+  }
+  return false;
 }

@@ -110,7 +110,7 @@ export class ReuseSections {
             if (variant === "kept") {
               const moved = figures.cutMoves;
               if (moved.figures !== undefined) this.#row(`     the turns where the cut moved (${moved.count} of ${figures.turns.runs})`, moved.figures, peer);
-              else this.#log(`     the cut never moved in ${figures.turns.runs} turns`);
+              else this.#log(`     the cut never moved in these ${figures.turns.runs} turns`);
               if (figures.sameAsNewPipeline === false) this.#log("     DIFFERENT from a new pipeline on the last turn's items: reuse changed the result");
             }
           } catch (error) {
@@ -119,7 +119,8 @@ export class ReuseSections {
         }
       }
     }
-    this.#log("   the cut moved: the first message after the system prompt is not the previous turn's (the window's start moved);");
+    this.#log("   the cut moved: the request no longer starts with the previous one up to its last user message (the fit's cut moved, a strategy");
+    this.#log("   cleared or cut more, or the system prompt's note changed): a provider's prompt cache breaks inside the history;");
     this.#log("   every kept row's last request and report were compared with a new pipeline's on the same items");
   }
 
