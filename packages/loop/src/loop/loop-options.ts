@@ -12,7 +12,11 @@ import { DEFAULT_MAX_RETRY_DELAY_MS, defaultRetryTiming, type RetryTiming } from
 
 export interface LoopOptions {
   readonly model: ModelAdapter;
-  /** Where conversations are persisted. Required to use conversation ids. */
+  /**
+   * Where conversations are persisted. Required to use conversation ids. A store that keeps token
+   * counts (JsonlStore, PostgresStore) also keeps each text's count, so another process does not
+   * tokenize the history again.
+   */
   readonly store?: ConversationStore;
   readonly tools?: ReadonlyArray<LoopTool>;
   /** The system-level tool policy, merged with each call's agent-level one (a deny wins). */
