@@ -36,4 +36,17 @@ describe("TurnGroupsCache", () => {
     const other = [...turn(2), ...turn(1)];
     expect(cache.of(other, notInput).groups).toEqual(computeTurnGroups(other).groups);
   });
+
+  test("results replaced in place under their ids (placeholders) keep every group object; a replacement that ties another call starts over", () => {
+    const cache = new TurnGroupsCache();
+    const first = [...turn(1), ...turn(2)];
+    const before = cache.of(first, notInput);
+    const cleared = first.map((item) => (item.type === "tool-result" ? Object.freeze({ ...item, output: "[cleared]" }) : item));
+    const after = cache.of([...cleared, ...turn(3)], notInput);
+    expect(after.groups[0]).toBe(before.groups[0]);
+    expect(after.groups[1]).toBe(before.groups[1]);
+    expect(after.groups).toEqual(computeTurnGroups([...cleared, ...turn(3)]).groups);
+    const retied = first.map((item) => (item.id === "t1" ? { ...item, callId: "call_2" } : item)) as Item[];
+    expect(cache.of(retied, notInput).groups).toEqual(computeTurnGroups(retied).groups);
+  });
 });
