@@ -184,7 +184,8 @@ export function assembleReport(input: AssembleInput): AssembledReport {
 }
 
 /** Offloaded texts by the input position of their item; texts of added items after, in the order kept. */
-function inInputOrder(offloaded: ReadonlyMap<string, OffloadedText>, inputItems: ReadonlyArray<Item>): OffloadedText[] {
+/** Each offloaded text once, in input order of the items that held it; walks the input only when something was offloaded. */
+export function inInputOrder(offloaded: ReadonlyMap<string, OffloadedText>, inputItems: ReadonlyArray<Item>): OffloadedText[] {
   if (offloaded.size === 0) return [];
   const position = new Map<string, number>();
   for (const [index, item] of inputItems.entries()) position.set(item.id, index);

@@ -16,7 +16,7 @@ import type { RendererName, RendererOutputMap } from "../spec/renderer-output-ma
 import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
-import { assembleReport } from "./assemble-report.js";
+import { assembleReport, inInputOrder } from "./assemble-report.js";
 import type { BuildReport, SystemPartReport } from "./build-report.js";
 import { type BuildContextInit, type BuildContextInternals, createBuildContext, internalsOf } from "./build-context.js";
 import type { BuildOptions, SystemPartInput, ValidationMode } from "./build-options.js";
@@ -287,13 +287,24 @@ export class Pipeline implements PluginHost {
     // The policy view over the input says what the later stages do to the originals, which the build's
     // own stages may only have seen as placeholders; asked only when something was offloaded.
     const inputPolicy = internals.hasOffloaded() ? policyDecisionsOf(await policyView(ordered)) : undefined;
-    const offloaded = once(() => withholdOffloaded(assembled().offloaded, internals.log.byId(), inputPolicy));
+    // Read without assembling the report: a loop reads offloaded, compression and budget every turn.
+    const offloaded = once(() => {
+      const texts = inInputOrder(internals.offloaded, parsed);
+      return texts.length === 0 ? { offloaded: texts, warnings: [] } : withholdOffloaded(texts, internals.log.byId(), inputPolicy);
+    });
+    const systemParts = once(() => (systemPromptIncluded() ? systemPartsReport(context) : []));
     const report = once((): BuildReport => {
-      const built: Omit<BuildReport, "allEntries"> = {
-        ...Object.fromEntries(internals.attachments),
-        entries: assembled().entries,
-        synthesized: assembled().synthesized,
-        systemParts: systemPromptIncluded() ? systemPartsReport(context) : [],
+      // entries, synthesized and systemParts are enumerable getters, defined in the report's key order
+      // (a spread before an accessor would move it to the end): JSON, spreads and deep equality read
+      // them as before, and a reader of the other fields does not pay for walking every input item.
+      const built = Object.defineProperties(Object.fromEntries(internals.attachments), {
+        entries: { get: () => assembled().entries, enumerable: true, configurable: true },
+        synthesized: { get: () => assembled().synthesized, enumerable: true, configurable: true },
+        systemParts: { get: systemParts, enumerable: true, configurable: true },
+        // Not enumerable: the same entries as entries and synthesized, so serialized reports do not hold them twice.
+        allEntries: { get: allEntries, enumerable: false, configurable: true },
+      });
+      const rest: Omit<BuildReport, "allEntries" | "entries" | "synthesized" | "systemParts"> = {
         renderer,
         tokenizer: { name: tokenizer.name, exact: tokenizer.exact },
         budget:
@@ -308,8 +319,7 @@ export class Pipeline implements PluginHost {
         cache: comparePrefix(previousPrefix, rendered.prefix),
         offloaded: offloaded().offloaded,
       };
-      // Not enumerable: the same entries as entries and synthesized, so serialized reports do not hold them twice.
-      return Object.defineProperty(built, "allEntries", { get: allEntries, enumerable: false }) as typeof built & Pick<BuildReport, "allEntries">;
+      return Object.assign(built, rest) as unknown as BuildReport;
     });
 
     return {
