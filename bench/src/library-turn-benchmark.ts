@@ -26,7 +26,7 @@ export interface LibraryTurnFigures {
   readonly turns: TurnFigures;
   /**
    * Turns on which the window changed before the newest turn: the request does not start with the
-   * previous request up to its last user message (the cut moved, a strategy cleared or cut more, or
+   * previous request up to its last user message (before its final message) (the cut moved, a strategy cleared or cut more, or
    * the system prompt's note changed), so a provider's prompt cache breaks in the history.
    */
   readonly cutMoves: { readonly count: number; readonly figures: TurnFigures | undefined };
@@ -85,13 +85,15 @@ function withoutCache(report: BuildResult<unknown>["report"]): unknown {
 type Message = { readonly role?: string };
 
 /**
- * Whether `next` no longer starts with `previous` up to its last user message. Messages are compared by
- * identity first (the renderer hands back the same frozen messages), then as JSON.
+ * Whether `next` no longer starts with `previous` up to its last user message before its final message
+ * (a request that would end on the model's answer ends on a synthesized "Continue.", which the next
+ * turn's message replaces). Messages are compared by identity first (the renderer hands back the same
+ * frozen messages), then as JSON.
  */
 export function windowChanged(previous: unknown, next: unknown): boolean {
   const before = (previous as { messages?: ReadonlyArray<Message> }).messages ?? [];
   const after = (next as { messages?: ReadonlyArray<Message> }).messages ?? [];
-  let lastUser = before.length - 1;
+  let lastUser = before.length - 2;
   while (lastUser >= 0 && before[lastUser]!.role !== "user") lastUser--;
   for (let index = 0; index <= lastUser; index++) {
     const message = before[index];
