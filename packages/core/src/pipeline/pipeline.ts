@@ -290,7 +290,9 @@ export class Pipeline implements PluginHost {
     // Read without assembling the report: a loop reads offloaded, compression and budget every turn.
     const offloaded = once(() => {
       const texts = inInputOrder(internals.offloaded, parsed);
-      return texts.length === 0 ? { offloaded: texts, warnings: [] } : withholdOffloaded(texts, internals.log.byId(), inputPolicy);
+      if (texts.length === 0) return { offloaded: texts, warnings: [] };
+      const sent = once(() => JSON.stringify(rendered.request));
+      return withholdOffloaded(texts, internals.log.byId(), inputPolicy, (handle) => sent().includes(handle));
     });
     const systemParts = once(() => (systemPromptIncluded() ? systemPartsReport(context) : []));
     const report = once((): BuildReport => {

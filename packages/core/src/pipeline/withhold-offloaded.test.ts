@@ -102,6 +102,25 @@ describe("offloaded text a later stage kept from the model is withheld", () => {
     expect(result.report.warnings).toEqual([]);
   });
 
+  test("a text cleared and then dropped as an orphan (its call left out) is not offloaded, without a warning", async () => {
+    const items = conversation().map((item) => (item.id === "a1" ? { ...item, metadata: { includeInContext: false } } : item));
+    const result = await createPipeline({ plugins: [clearLongOutputs] }).build(items, { tokenizer: wordTokenizer });
+    expect(result.report.entries.find((entry) => entry.id === "t1")).toMatchObject({ decision: "dropped", plugin: "RepairOrphansPlugin" });
+    expect([result.report.offloaded, result.report.warnings]).toEqual([[], []]);
+  });
+
+  test("a text an orphan dropped by repair and a sent result both held stays offloaded: the sent result's placeholder names it", async () => {
+    const [u1, a1, t1, r1, u2] = conversation();
+    const orphan = { ...t1!, id: "orphan", callId: "c9" } as ItemInput;
+    const result = await createPipeline({ plugins: [clearLongOutputs] }).build([u1!, orphan, a1!, t1!, r1!, u2!], { tokenizer: wordTokenizer });
+    expect(result.report.entries.filter((entry) => entry.id === "orphan" || entry.id === "t1").map((entry) => [entry.id, entry.decision, entry.plugin])).toEqual([
+      ["orphan", "dropped", "RepairOrphansPlugin"],
+      ["t1", "cleared", "ClearLong"],
+    ]);
+    expect(result.report.offloaded.map((text) => [text.itemId, text.chars])).toEqual([["orphan", LOG.length]]);
+    expect(JSON.stringify(result.request)).toContain(result.report.offloaded[0]!.handle);
+  });
+
   test.each<{ case: string; plugins: PipelinePlugin[]; metadata: ItemInput["metadata"]; says: string }>([
     {
       case: "left out (includeInContext: false)",

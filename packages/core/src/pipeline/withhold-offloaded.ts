@@ -8,6 +8,7 @@
 import type { OffloadedText, ReportEvent } from "./build-report.js";
 
 const SHORTENING: ReadonlySet<string> = new Set(["cleared", "truncated"]);
+const REMOVING: ReadonlySet<string> = new Set(["dropped", "summarized"]);
 // Plugins that change items for structure only (ids, pairing, provider limits), never for policy.
 const STRUCTURAL: ReadonlySet<string> = new Set(["RepairOrphansPlugin", "HardLimitsPlugin"]);
 
@@ -20,6 +21,7 @@ export function withholdOffloaded(
   offloaded: ReadonlyArray<OffloadedText>,
   events: ReadonlyMap<string, ReadonlyArray<ReportEvent>>,
   policy: ReadonlyMap<string, ReadonlyArray<ReportEvent>> = new Map(),
+  namedInRequest: (handle: string) => boolean = () => false,
 ): { offloaded: ReadonlyArray<OffloadedText>; warnings: string[] } {
   if (offloaded.length === 0) return { offloaded, warnings: [] };
   const kept: OffloadedText[] = [];
@@ -33,11 +35,20 @@ export function withholdOffloaded(
         break;
       }
     }
-    // A cut or a structural fix (ids, pairing, a provider's string limit) keeps the text the model's to read.
-    const decisive = (event: ReportEvent) => event.decision !== "kept" && !SHORTENING.has(event.decision) && !STRUCTURAL.has(event.plugin);
+    // A cut or a structural fix (ids, pairing, a provider's string limit) keeps the text the model's to
+    // read; a structural removal (an orphaned result dropped) does not: the stages after it never saw
+    // the item, so nothing says a policy of theirs would have let the original through.
+    const decisive = (event: ReportEvent) =>
+      event.decision !== "kept" && !SHORTENING.has(event.decision) && (!STRUCTURAL.has(event.plugin) || REMOVING.has(event.decision));
     const later = history.slice(after).find(decisive) ?? (policy.get(text.itemId) ?? []).find(decisive);
     if (later === undefined) {
       kept.push(text);
+      continue;
+    }
+    if (STRUCTURAL.has(later.plugin)) {
+      // Another item the request still sends may hold the same text (a result stored twice): its
+      // marker names the handle, so the text stays readable; otherwise nothing names it.
+      if (namedInRequest(text.handle)) kept.push(text);
       continue;
     }
     if (later.stage === "compress" && later.decision !== "repaired") continue;
