@@ -2,6 +2,7 @@
 // loading a growing conversation again reads and parses only the new lines. The cache is trusted only
 // while the file keeps its identity (device and inode) and does not shrink; otherwise it is read again
 // from the start. Loading never writes.
+import { isUtf8 } from "node:buffer";
 import { type FileHandle, open } from "node:fs/promises";
 import type { LoadedConversation, StoreWarning } from "../conversation-store.js";
 import { StoreCorruptError } from "../errors/store-corrupt-error.js";
@@ -107,20 +108,19 @@ type ParsedLog = Pick<CachedLog, "lineCount" | "conversationId" | "messages" | "
 
 /** Parses complete lines after `base`; throws StoreCorruptError before changing anything. */
 function parseLines(logPath: string, bytes: Buffer, base: ParsedLog, expectedId: string | undefined): ParsedLog {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new StoreCorruptError(logPath, base.lineCount + firstInvalidLine(bytes), "not valid UTF-8");
-  }
+  // Checked once for the whole read, then each line decoded on its own: decoding the whole read into
+  // one string made every line a slice of it, and one non-Latin-1 character anywhere made that string
+  // (so every line) two bytes per character.
+  if (!isUtf8(bytes)) throw new StoreCorruptError(logPath, base.lineCount + firstInvalidLine(bytes), "not valid UTF-8");
   let conversationId = base.conversationId;
   const messages: StoredMessage[] = [];
   const summaries: StoredSummaryRecord[] = [];
   let lineCount = base.lineCount;
-  let start = 0;
-  while (start < text.length) {
-    const end = text.indexOf("\n", start);
-    const line = text.slice(start, end);
+  // A byte order mark opening the read is dropped, as the whole-read TextDecoder did.
+  let start = hasByteOrderMark(bytes) ? 3 : 0;
+  while (start < bytes.length) {
+    const end = bytes.indexOf(NEWLINE, start);
+    const line = bytes.toString("utf8", start, end);
     start = end + 1;
     lineCount++;
     const record = line === "" ? "an empty line" : decodeLogLine(line, lineCount);
@@ -140,6 +140,10 @@ function parseLines(logPath: string, bytes: Buffer, base: ParsedLog, expectedId:
   for (const message of messages) base.messages.push(message);
   for (const summary of summaries) base.summaries.push(summary);
   return { lineCount, conversationId, messages: base.messages, summaries: base.summaries };
+}
+
+function hasByteOrderMark(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 function firstInvalidLine(bytes: Buffer): number {
