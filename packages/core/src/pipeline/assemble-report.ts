@@ -183,14 +183,21 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   return { entries, synthesized, allEntries, includedIds, excludedIds, offloaded: inInputOrder(internals.offloaded, input.inputItems) };
 }
 
-/** Offloaded texts by the input position of their item; texts of added items after, in the order kept. */
-/** Each offloaded text once, in input order of the items that held it; walks the input only when something was offloaded. */
+/**
+ * Each offloaded text once, by the input position of its item (the last, for an id given twice); texts
+ * of added items after, in the order kept. Looks up only the offloaded items' positions.
+ */
 export function inInputOrder(offloaded: ReadonlyMap<string, OffloadedText>, inputItems: ReadonlyArray<Item>): OffloadedText[] {
   if (offloaded.size === 0) return [];
+  const texts = [...offloaded.values()];
+  const wanted = new Set(texts.map((text) => text.itemId));
   const position = new Map<string, number>();
-  for (const [index, item] of inputItems.entries()) position.set(item.id, index);
+  for (let index = 0; index < inputItems.length; index++) {
+    const id = inputItems[index]!.id;
+    if (wanted.has(id)) position.set(id, index);
+  }
   // Sort is stable: texts of one item keep the order they were recorded in.
-  return [...offloaded.values()].sort((left, right) => (position.get(left.itemId) ?? inputItems.length) - (position.get(right.itemId) ?? inputItems.length));
+  return texts.sort((left, right) => (position.get(left.itemId) ?? inputItems.length) - (position.get(right.itemId) ?? inputItems.length));
 }
 
 /** Why a record was left out before the first stage: it repeats, or was replaced by, the record kept. */

@@ -46,6 +46,24 @@ export class EventLog {
     return this.#byId;
   }
 
+  /**
+   * The events of the given ids only, in the order recorded: one pass over the runs without indexing
+   * every id (a build that offloaded a few texts asks about those, not about the whole history).
+   */
+  eventsOf(wanted: ReadonlySet<string>): ReadonlyMap<string, ReadonlyArray<ReportEvent>> {
+    const found = new Map<string, ReportEvent[]>();
+    if (wanted.size === 0) return found;
+    for (const { ids, event } of this.#runs) {
+      for (const id of ids) {
+        if (!wanted.has(id)) continue;
+        const list = found.get(id);
+        if (list === undefined) found.set(id, [event]);
+        else list.push(event);
+      }
+    }
+    return found;
+  }
+
   /** Forgets the events `drop` picks (a render whose decisions a second render replaces). */
   remove(drop: (event: ReportEvent) => boolean): void {
     this.#runs = this.#runs.filter((run) => !drop(run.event));

@@ -292,7 +292,7 @@ export class Pipeline implements PluginHost {
       const texts = inInputOrder(internals.offloaded, parsed);
       if (texts.length === 0) return { offloaded: texts, warnings: [] };
       const sent = once(() => JSON.stringify(rendered.request));
-      return withholdOffloaded(texts, internals.log.byId(), inputPolicy, (handle) => sent().includes(handle));
+      return withholdOffloaded(texts, internals.log.eventsOf(new Set(texts.map((text) => text.itemId))), inputPolicy, (handle) => sent().includes(handle));
     });
     const systemParts = once(() => (systemPromptIncluded() ? systemPartsReport(context) : []));
     const report = once((): BuildReport => {
