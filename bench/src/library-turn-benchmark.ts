@@ -20,6 +20,11 @@ export interface LibraryTurnOptions {
   /** No new turn starts after this many milliseconds. */
   readonly budgetMs?: number;
   readonly tokenizer: Tokenizer;
+  /**
+   * For "kept": when the cut did not move in the timed turns, go on appending (at most this many more
+   * turns, untimed but for the one) until it does, and time that turn. Default 0.
+   */
+  readonly untilCutMoves?: number;
 }
 
 export interface LibraryTurnFigures {
@@ -30,6 +35,8 @@ export interface LibraryTurnFigures {
    * the system prompt's note changed), so a provider's prompt cache breaks in the history.
    */
   readonly cutMoves: { readonly count: number; readonly figures: TurnFigures | undefined };
+  /** The first turn past the timed ones on which the cut moved (see `untilCutMoves`), and its time. */
+  readonly laterCutMove: { readonly turn: number; readonly milliseconds: number } | undefined;
   /** For "kept": whether the last turn's request and report equal a new pipeline's on the same items. */
   readonly sameAsNewPipeline: boolean | undefined;
   /** This process's resident set after the turns, in bytes. */
@@ -66,6 +73,24 @@ export async function libraryTurnBenchmark(subject: TurnSubject, options: Librar
   for (const tokens of tokenCounts) if (tokens > maxTokens) throw new Error(`ctxpipe sent ${tokens} tokens over a budget of ${maxTokens}`);
 
   const moved = options.variant === "new pipeline" ? [] : times.filter((_, turn) => turn > 0 && windowChanged(requests[turn - 1], requests[turn]));
+  let laterCutMove: LibraryTurnFigures["laterCutMove"];
+  if (options.variant === "kept" && moved.length === 0) {
+    let previous = requests.at(-1);
+    for (let turn = times.length; turn < Math.min(times.length + (options.untilCutMoves ?? 0), subject.upcoming.length); turn++) {
+      const next = subject.upcoming[turn]!;
+      stored.push(next);
+      const started = performance.now();
+      items.push(...importStoredMessages([next]));
+      last = await pipeline.build(items, buildOptions);
+      const milliseconds = performance.now() - started;
+      if (last.tokenCount > maxTokens) throw new Error(`ctxpipe sent ${last.tokenCount} tokens over a budget of ${maxTokens}`);
+      if (windowChanged(previous, last.request)) {
+        laterCutMove = { turn: turn + 1, milliseconds };
+        break;
+      }
+      previous = last.request;
+    }
+  }
   const rss = process.memoryUsage().rss;
   let sameAsNewPipeline: boolean | undefined;
   if (options.variant === "kept") {
@@ -73,7 +98,7 @@ export async function libraryTurnBenchmark(subject: TurnSubject, options: Librar
     const fresh = await libraryPipeline(options.compression).build(importStoredMessages(stored), buildOptions);
     sameAsNewPipeline = JSON.stringify(fresh.request) === JSON.stringify(last!.request) && JSON.stringify(withoutCache(fresh.report)) === JSON.stringify(withoutCache(last!.report));
   }
-  return { turns: turnFigures(times), cutMoves: { count: moved.length, figures: moved.length === 0 ? undefined : turnFigures(moved) }, sameAsNewPipeline, rss };
+  return { turns: turnFigures(times), cutMoves: { count: moved.length, figures: moved.length === 0 ? undefined : turnFigures(moved) }, laterCutMove, sameAsNewPipeline, rss };
 }
 
 /** A report without the one field that depends on the pipeline's previous build (the cache comparison); allEntries, not enumerable, included. */

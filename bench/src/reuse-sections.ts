@@ -72,7 +72,8 @@ export class ReuseSections {
 
   /** The subject of `messages` messages, with room for every turn the sections take. */
   subject(messages: number): TurnSubject {
-    return turnSubject(messages, this.#turns + 50);
+    // Room past the timed turns for the library rows to go on until the cut moves.
+    return turnSubject(messages, this.#turns + 1_000);
   }
 
   /** Row g, measured once per size and shared by every section that divides by it. */
@@ -105,12 +106,16 @@ export class ReuseSections {
               turns: variant === "kept" ? this.#turns : defeatedTurns,
               budgetMs: variant === "kept" ? 60_000 : 20_000,
               tokenizer: this.#tokenizer,
+              untilCutMoves: 1_000,
             });
             this.#row(label, figures.turns, peer, figures.rss);
             if (variant === "kept") {
               const moved = figures.cutMoves;
               if (moved.figures !== undefined) this.#row(`     the turns where the cut moved (${moved.count} of ${figures.turns.runs})`, moved.figures, peer);
-              else this.#log(`     the cut never moved in these ${figures.turns.runs} turns`);
+              else if (figures.laterCutMove !== undefined) {
+                const { turn, milliseconds } = figures.laterCutMove;
+                this.#row(`     the cut did not move in ${figures.turns.runs} turns; it did on turn ${number(turn)}`, { runs: 1, median: milliseconds, p90: milliseconds, worst: milliseconds }, peer);
+              } else this.#log(`     the cut never moved in these ${figures.turns.runs} turns, nor in ${number(1_000)} more`);
               if (figures.sameAsNewPipeline === false) this.#log("     DIFFERENT from a new pipeline on the last turn's items: reuse changed the result");
             }
           } catch (error) {
