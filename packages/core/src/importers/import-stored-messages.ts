@@ -10,6 +10,7 @@ import { keepOtherParts } from "./keep-other-parts.js";
 import { metadataWithExtra } from "./metadata-with-extra.js";
 import { type ChatContentOptions, readChatContent } from "./read-chat-content.js";
 import { readChatToolCalls } from "./read-chat-tool-calls.js";
+import { readStoredMessageFast, storedReadCounts } from "./read-stored-message-fast.js";
 import type { RecordFields } from "./record-fields.js";
 import type { RecordReader } from "./record-reader.js";
 import { runImport } from "./run-import.js";
@@ -63,7 +64,7 @@ export function storedMessageMode(item: { readonly metadata?: { readonly mode?: 
  *   reuses what it worked out for them. Records that are not deep-frozen are read on every call.
  */
 export function importStoredMessages(messages: unknown): Item[] {
-  return runImport(SOURCE, messages, readStoredMessage, frozenRecords);
+  return runImport(SOURCE, messages, readStoredMessage, frozenRecords, readStoredMessageFast);
 }
 
 /** Records never change once deep-frozen (as JsonlStore and PostgresStore hand them out): each is read once. */
@@ -86,7 +87,9 @@ function readBody(reader: RecordReader, entity: RecordFields, extra: ExtraFields
   return reader.openObject(body, entity.at("body"), extra, "the message object or its JSON text");
 }
 
-function readStoredMessage(record: Record<string, unknown>, reader: RecordReader): ItemInput[] {
+/** The general reader: every shape, every problem named. Exported for the test that compares it with the fast path. */
+export function readStoredMessage(record: Record<string, unknown>, reader: RecordReader): ItemInput[] {
+  storedReadCounts.general++;
   const extra = new ExtraFields();
   const entity = reader.open(record, [], extra);
   const message = isEntity(record) ? readBody(reader, entity, extra) : entity;

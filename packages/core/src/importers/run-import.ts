@@ -14,10 +14,16 @@ import { RecordReader } from "./record-reader.js";
 export type ReadRecord = (record: Record<string, unknown>, reader: RecordReader) => ReadonlyArray<ItemInput>;
 
 /**
+ * Reads a record of a common shape straight into its items (already what the item schema gives), or
+ * returns undefined to leave it to the ReadRecord, which reports every problem.
+ */
+export type ReadCommonRecord = (record: Record<string, unknown>) => Item[] | undefined;
+
+/**
  * Reads every record of `input`. With a memo, a deep-frozen record read before gives the items it gave
  * then (the same objects), so only what a store appended since is read.
  */
-export function runImport(source: string, input: unknown, readRecord: ReadRecord, memo?: FrozenRecordMemo): Item[] {
+export function runImport(source: string, input: unknown, readRecord: ReadRecord, memo?: FrozenRecordMemo, readCommon?: ReadCommonRecord): Item[] {
   if (!Array.isArray(input)) {
     throw new InvalidInputError(source, [{ index: 0, id: undefined, path: [], message: `expected an array of ${source}s, got ${describeValue(input)}` }]);
   }
@@ -30,6 +36,12 @@ export function runImport(source: string, input: unknown, readRecord: ReadRecord
     const known = session?.lookup(record);
     if (known !== undefined) {
       for (const item of known) items.push(item);
+      continue;
+    }
+    const common = readCommon !== undefined && isPlainObject(record) ? readCommon(record) : undefined;
+    if (common !== undefined) {
+      session?.remember(record as object, common);
+      for (const item of common) items.push(item);
       continue;
     }
     const reader = new RecordReader(index, readRecordId(record));
