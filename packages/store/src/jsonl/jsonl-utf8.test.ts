@@ -46,6 +46,16 @@ test.for([
   expect({ location: incremental.location, line: incremental.line, reason: incremental.reason }).toStrictEqual({ location: logPath, line: 4, reason: "not valid UTF-8" });
 });
 
+test("a bad byte in a line past the first megabyte read names that line", async () => {
+  const logPath = join(directory, "c.jsonl");
+  // 700 lines of about 3 KB: the bad one, line 600, is read in a later chunk than the header.
+  const filler = "构建在 CI 上失败".repeat(130);
+  const lines = Array.from({ length: 700 }, (_, index) => index === 598 ? withBytes("599", [0xff]) : Buffer.from(`{"message":{"id":"${index + 1}","role":"user","content":"${filler}"}}\n`));
+  await writeFile(logPath, Buffer.concat([Buffer.from(HEADER), ...lines]));
+  const error = (await new JsonlStore({ directory }).load("c").catch((caught: unknown) => caught)) as StoreCorruptError;
+  expect({ location: error.location, line: error.line, reason: error.reason }).toStrictEqual({ location: logPath, line: 600, reason: "not valid UTF-8" });
+});
+
 test("Chinese, emoji and escaped text load exactly as appended, and ASCII lines next to them too", async () => {
   const messages = [
     { id: "1", role: "user", content: "plain ASCII" },

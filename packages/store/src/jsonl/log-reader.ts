@@ -9,7 +9,7 @@ import { StoreCorruptError } from "../errors/store-corrupt-error.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
 import { deepFreeze } from "./deep-freeze.js";
 import { decodeLogLine } from "./log-record.js";
-import { readFully } from "./read-fully.js";
+import { readLines } from "./read-lines.js";
 
 const NEWLINE = 0x0a;
 /** Conversations whose parsed records stay in memory; the least recently loaded one goes first. */
@@ -71,10 +71,9 @@ export class LogReader {
         cached !== undefined && cached.device === stat.dev && cached.inode === stat.ino && stat.size >= cached.offset
           ? cached
           : { device: stat.dev, inode: stat.ino, offset: 0, lineCount: 0, conversationId: undefined, messages: [], summaries: [] };
-      const buffer = Buffer.allocUnsafe(stat.size - base.offset);
-      const length = await readFully(handle, buffer, base.offset);
-      const complete = buffer.lastIndexOf(NEWLINE, length - 1) + 1;
-      const parsed = parseLines(logPath, buffer.subarray(0, complete), base, expectedId);
+      const parser = new LineParser(logPath, base, expectedId);
+      const { complete, read: length } = await readLines(handle, base.offset, stat.size - base.offset, (lines) => parser.add(lines));
+      const parsed = parser.finish();
       const warnings: StoreWarning[] = [];
       if (complete < length) {
         warnings.push({
@@ -106,40 +105,60 @@ export class LogReader {
 
 type ParsedLog = Pick<CachedLog, "lineCount" | "conversationId" | "messages" | "summaries">;
 
-/** Parses complete lines after `base`; throws StoreCorruptError before changing anything. */
-function parseLines(logPath: string, bytes: Buffer, base: ParsedLog, expectedId: string | undefined): ParsedLog {
-  // Checked once for the whole read, then each line decoded on its own: decoding the whole read into
-  // one string made every line a slice of it, and one non-Latin-1 character anywhere made that string
-  // (so every line) two bytes per character.
-  if (!isUtf8(bytes)) throw new StoreCorruptError(logPath, base.lineCount + firstInvalidLine(bytes), "not valid UTF-8");
-  let conversationId = base.conversationId;
-  const messages: StoredMessage[] = [];
-  const summaries: StoredSummaryRecord[] = [];
-  let lineCount = base.lineCount;
-  // A byte order mark opening the read is dropped, as the whole-read TextDecoder did.
-  let start = hasByteOrderMark(bytes) ? 3 : 0;
-  while (start < bytes.length) {
-    const end = bytes.indexOf(NEWLINE, start);
-    const line = bytes.toString("utf8", start, end);
-    start = end + 1;
-    lineCount++;
-    const record = line === "" ? "an empty line" : decodeLogLine(line, lineCount);
-    if (typeof record === "string") throw new StoreCorruptError(logPath, lineCount, record);
-    if (record.kind === "header") {
-      if (expectedId !== undefined && record.conversationId !== expectedId) {
-        throw new StoreCorruptError(logPath, lineCount, `the log belongs to conversation ${JSON.stringify(record.conversationId)}, not ${JSON.stringify(expectedId)}`);
+/** Parses complete lines after `base`, a read's chunks in order; throws StoreCorruptError before changing anything. */
+class LineParser {
+  readonly #logPath: string;
+  readonly #base: ParsedLog;
+  readonly #expectedId: string | undefined;
+  #conversationId: string | undefined;
+  #lineCount: number;
+  #first = true;
+  readonly #messages: StoredMessage[] = [];
+  readonly #summaries: StoredSummaryRecord[] = [];
+
+  constructor(logPath: string, base: ParsedLog, expectedId: string | undefined) {
+    this.#logPath = logPath;
+    this.#base = base;
+    this.#expectedId = expectedId;
+    this.#conversationId = base.conversationId;
+    this.#lineCount = base.lineCount;
+  }
+
+  /** Complete lines (the bytes end with a newline). */
+  add(bytes: Buffer): void {
+    // Checked once per chunk, then each line decoded on its own: decoding the whole read into one
+    // string made every line a slice of it, and one non-Latin-1 character anywhere made that string
+    // (so every line) two bytes per character.
+    if (!isUtf8(bytes)) throw new StoreCorruptError(this.#logPath, this.#lineCount + firstInvalidLine(bytes), "not valid UTF-8");
+    // A byte order mark opening the read is dropped, as the whole-read TextDecoder did.
+    let start = this.#first && hasByteOrderMark(bytes) ? 3 : 0;
+    this.#first = false;
+    while (start < bytes.length) {
+      const end = bytes.indexOf(NEWLINE, start);
+      const line = bytes.toString("utf8", start, end);
+      start = end + 1;
+      const lineCount = ++this.#lineCount;
+      const record = line === "" ? "an empty line" : decodeLogLine(line, lineCount);
+      if (typeof record === "string") throw new StoreCorruptError(this.#logPath, lineCount, record);
+      if (record.kind === "header") {
+        if (this.#expectedId !== undefined && record.conversationId !== this.#expectedId) {
+          throw new StoreCorruptError(this.#logPath, lineCount, `the log belongs to conversation ${JSON.stringify(record.conversationId)}, not ${JSON.stringify(this.#expectedId)}`);
+        }
+        this.#conversationId = record.conversationId;
+      } else if (record.kind === "message") {
+        this.#messages.push(deepFreeze(record.message));
+      } else {
+        this.#summaries.push(deepFreeze(record.summary));
       }
-      conversationId = record.conversationId;
-    } else if (record.kind === "message") {
-      messages.push(deepFreeze(record.message));
-    } else {
-      summaries.push(deepFreeze(record.summary));
     }
   }
-  // Only now that every line parsed does the cached entry grow (its arrays are never handed out).
-  for (const message of messages) base.messages.push(message);
-  for (const summary of summaries) base.summaries.push(summary);
-  return { lineCount, conversationId, messages: base.messages, summaries: base.summaries };
+
+  finish(): ParsedLog {
+    // Only now that every line parsed does the cached entry grow (its arrays are never handed out).
+    for (const message of this.#messages) this.#base.messages.push(message);
+    for (const summary of this.#summaries) this.#base.summaries.push(summary);
+    return { lineCount: this.#lineCount, conversationId: this.#conversationId, messages: this.#base.messages, summaries: this.#base.summaries };
+  }
 }
 
 function hasByteOrderMark(bytes: Buffer): boolean {
