@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { contentHandle, type OpenAIChatRequest } from "@ctxpipe/core";
-import { JsonlStore } from "@ctxpipe/store";
+import { type ConversationStore, JsonlStore } from "@ctxpipe/store";
 import { describe, expect, test } from "vitest";
 import { counterIds, fixedClock, systemText, tempStore, textOf } from "../__fixtures__/loop-fixtures.js";
 import { type ScriptedAnswer, scriptedModel } from "../model/scripted-model.js";
@@ -127,6 +127,35 @@ describe("ChatLoop: a giant tool output is cut, kept and read back", () => {
     expect(toolNames(model.calls[0]!.request as Request)).toStrictEqual(["read_log", "retrieve_context"]);
     const reply = result.persisted.find((message) => message.toolName === "retrieve_context")!.content as string;
     expect(partOf(reply)).toBe(LOG.slice(1000, 1200));
+  });
+
+  test("texts a send stored are not handed to the store again by the next sends of the conversation, while a new store object is", async () => {
+    const { directory } = tempStore();
+    const handedOver: string[][] = [];
+    const counting = (store: JsonlStore): ConversationStore => ({
+      append: (id, messages) => store.append(id, messages),
+      appendSummaries: (id, records) => store.appendSummaries(id, records),
+      load: (id) => store.load(id),
+      list: () => store.list(),
+      close: () => store.close(),
+      loadOffloaded: (id, handle) => store.loadOffloaded(id, handle),
+      listOffloaded: (id) => store.listOffloaded(id),
+      appendOffloaded: (id, records) => {
+        handedOver.push(records.map((record) => record.handle));
+        return store.appendOffloaded(id, records);
+      },
+    });
+    const store = counting(new JsonlStore({ directory }));
+    const loop = new ChatLoop({ model: scriptedModel([{ toolCalls: [{ name: "read_log" }] }, { text: "Read." }], { model: "gpt-4o-mini", repeatLast: true }), store, tools: [readLog], buildOptions: { maxTokens: BUDGET } });
+    await loop.send({ conversationId: "c", userInput: "Read the log." });
+    await loop.send({ conversationId: "c", userInput: "Anything else?" });
+    await loop.send({ conversationId: "c", userInput: "And now?" });
+    expect(handedOver).toStrictEqual([[contentHandle(LOG)]]);
+    // Another store object (another process) knows nothing this one stored: it hands the text over once, and the store keeps it once.
+    const other = counting(new JsonlStore({ directory }));
+    await new ChatLoop({ model: scriptedModel([{ text: "Still read." }], { model: "gpt-4o-mini" }), store: other, tools: [readLog], buildOptions: { maxTokens: BUDGET } }).send({ conversationId: "c", userInput: "Again?" });
+    expect(handedOver).toStrictEqual([[contentHandle(LOG)], [contentHandle(LOG)]]);
+    expect((await other.listOffloaded!("c")).map((info) => info.handle)).toStrictEqual([contentHandle(LOG)]);
   });
 
   test("a new process reads the handle back from the JSON-lines log", { timeout: 60_000 }, async () => {

@@ -13,6 +13,28 @@ export interface ConversationLog {
   loadOffloaded(handle: string): Promise<OffloadedRecord | undefined>;
   /** Whether the conversation has offloaded text (from this call or earlier ones). */
   hasOffloaded(): Promise<boolean>;
+  /**
+   * Handles this process has had the store keep for the conversation (durable once their append
+   * resolved): a build names every text it cleared, and later calls need not hand them to the store again.
+   */
+  readonly storedHandles: Set<string>;
+}
+
+/** How many conversations per store this process remembers stored handles for; the oldest goes first. */
+const REMEMBERED_CONVERSATIONS = 64;
+const handlesByStore = new WeakMap<ConversationStore, Map<string, Set<string>>>();
+
+function storedHandlesOf(store: ConversationStore, conversationId: string): Set<string> {
+  let byConversation = handlesByStore.get(store);
+  if (byConversation === undefined) {
+    byConversation = new Map();
+    handlesByStore.set(store, byConversation);
+  }
+  const handles = byConversation.get(conversationId) ?? new Set<string>();
+  byConversation.delete(conversationId);
+  byConversation.set(conversationId, handles);
+  if (byConversation.size > REMEMBERED_CONVERSATIONS) byConversation.delete(byConversation.keys().next().value!);
+  return handles;
 }
 
 export function storeLog(store: ConversationStore, conversationId: string): ConversationLog {
@@ -20,12 +42,13 @@ export function storeLog(store: ConversationStore, conversationId: string): Conv
   let hasOffloaded = false;
   // A store written before offloading existed: the texts live as long as the call, so retrieve_context
   // still works within it.
+  const storedHandles = supportsOffloading(store) ? storedHandlesOf(store, conversationId) : new Set<string>();
   const offloaded = supportsOffloading(store)
     ? {
         appendOffloaded: (records: ReadonlyArray<OffloadedRecord>) => store.appendOffloaded(conversationId, records),
         loadOffloaded: (handle: string) => store.loadOffloaded(conversationId, handle),
         hasOffloaded: async () => {
-          hasOffloaded ||= (await store.listOffloaded(conversationId)).length > 0;
+          hasOffloaded ||= storedHandles.size > 0 || (await store.listOffloaded(conversationId)).length > 0;
           return hasOffloaded;
         },
       }
@@ -36,6 +59,7 @@ export function storeLog(store: ConversationStore, conversationId: string): Conv
     appendSummaries: (records) => store.appendSummaries(conversationId, records),
     load: () => store.load(conversationId),
     ...offloaded,
+    storedHandles,
   };
 }
 
@@ -56,6 +80,7 @@ export function callLog(): ConversationLog {
     },
     load: async () => ({ messages: [...messages], summaries: [...summaries] }),
     ...memoryOffloads(),
+    storedHandles: new Set(),
   };
 }
 

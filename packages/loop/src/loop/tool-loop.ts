@@ -118,8 +118,9 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     (handle) => log.loadOffloaded(handle),
     () => retrieveMaxChars(lastBuild),
   );
-  /** Handles this call has stored: the store would keep them once anyway, but need not be asked again. */
-  const storedHandles = new Set<string>();
+  // Handles stored for this conversation by this process: the store would keep them once anyway, but
+  // a build names every text it cleared, and handing thousands back each call costs in proportion to the history.
+  const storedHandles = log.storedHandles;
 
   const persist = async (message: StoredMessage) => {
     await log.append([message]);
