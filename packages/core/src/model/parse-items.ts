@@ -4,7 +4,6 @@ import type { z } from "zod";
 import { type InputIssue, InvalidInputError } from "../errors/invalid-input-error.js";
 import { instantOf } from "./instant-of.js";
 import { ITEM_TYPES, type Item, type ItemInput, itemSchema } from "./item.js";
-import { itemParseCounts, parseItemFast } from "./parse-item-fast.js";
 
 // Items are treated as immutable: an object validated once is not validated again on the next
 // build, so rebuilding after one new message costs one validation, not the whole history.
@@ -48,13 +47,6 @@ export function parseItem(input: ItemInput, index: number): Item | InputIssue[] 
     const cached = validated.get(input);
     if (cached !== undefined) return cached;
   }
-  // Canonical items of the common types are checked by hand; the schema parses the rest and names problems.
-  const fast = parseItemFast(input);
-  if (fast !== undefined) {
-    validated.set(input as object, fast);
-    return fast;
-  }
-  itemParseCounts.schema++;
   const result = itemSchema.safeParse(input);
   if (!result.success) return issuesFromZod(index, readRecordId(input), result.error);
   if (typeof input === "object" && input !== null) validated.set(input, result.data);
