@@ -65,6 +65,9 @@ test(`kill -9 during appends, ${ROUNDS} times: every acknowledged message is in 
   const store = new JsonlStore({ directory });
   await store.append("crash", { id: "after-the-crashes", role: "user", content: "still works" });
   await store.appendOffloaded("crash", [offloadedRecord("after_0")]);
+  // Takes over a lock a child was killed holding while it wrote counts, as the next process's counts would.
+  await store.appendTokenCounts("crash", [tokenCountRecord("after_1")]);
+  expect((await new JsonlStore({ directory }).loadTokenCounts("crash")).filter((record) => record.key === "after_1")).toStrictEqual([tokenCountRecord("after_1")]);
   expect(await new JsonlStore({ directory }).loadOffloaded("crash", "after_0")).toStrictEqual(offloadedRecord("after_0"));
   const loaded = await store.load("crash");
   expect(loaded.warnings).toStrictEqual([]);

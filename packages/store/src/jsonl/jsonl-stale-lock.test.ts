@@ -56,3 +56,15 @@ test.for([
   expect(warnings).toHaveLength(1);
   expect(await readdir(join(directory, ".locks"))).toStrictEqual([]);
 });
+
+test("the token-count log's lock left by a dead process is taken over by the next count append", async () => {
+  const countsLock = join(directory, ".locks", "c.jsonl.token-counts.lock");
+  await mkdir(join(directory, ".locks"), { recursive: true });
+  await writeFile(countsLock, "999999999 0123456789ab cafe\n");
+  const warnings: StoreWarning[] = [];
+  const store = new JsonlStore({ directory, lockTimeoutMs: 2_000, onWarning: (warning) => warnings.push(warning) });
+  await store.appendTokenCounts("c", [{ encoding: "o200k_base", key: "k1", tokens: 3 }]);
+  expect(await new JsonlStore({ directory }).loadTokenCounts("c")).toStrictEqual([{ encoding: "o200k_base", key: "k1", tokens: 3 }]);
+  expect(warnings).toStrictEqual([{ message: expect.stringContaining("process 999999999"), location: countsLock }]);
+  expect(await readdir(join(directory, ".locks"))).toStrictEqual([]);
+});
