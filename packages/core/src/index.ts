@@ -16,6 +16,7 @@ export { importAnthropicMessages, type ImportAnthropicMessagesOptions } from "./
 export { importMemoryChunks } from "./importers/import-memory-chunks.js";
 export { importOpenAIMessages, type ImportOpenAIMessagesOptions } from "./importers/import-openai-messages.js";
 export { DEFAULT_STORED_MODE, importStoredMessages, storedMessageMode } from "./importers/import-stored-messages.js";
+export { isDeepFrozen } from "./importers/frozen-record-memo.js";
 
 // Item model
 export { type Attachment, attachmentSchema } from "./model/attachment.js";

@@ -18,7 +18,11 @@ interface ImportedList {
   readonly items: Item[];
 }
 
-/** Whether nothing in `value` can change: primitives, and frozen plain objects and arrays of them. */
+/**
+ * Whether nothing in `value` can change: primitives, and frozen plain objects and arrays of them (a
+ * Date, or any other class, keeps state a freeze does not reach). What is worked out from such a value
+ * can be kept for as long as the value lives.
+ */
 export function isDeepFrozen(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return typeof value !== "function";
   if (!Object.isFrozen(value)) return false;

@@ -1,8 +1,8 @@
 // A left fold over a conversation log that resumes where it stopped. The stores hand back the same
 // deep-frozen message objects for a log that only grew, so reading a run's state from its log every
 // turn costs the messages appended since, not the whole log. Anything not deep-frozen is read again.
+import { isDeepFrozen } from "@ctxpipe/core";
 import type { StoredMessage } from "@ctxpipe/store";
-import { isDeepFrozen } from "../loop/is-deep-frozen.js";
 
 interface Folded<State> {
   /** A copy of the log folded last (every message deep-frozen), and the state after it. */

@@ -9,6 +9,7 @@ import { StoreCorruptError } from "../errors/store-corrupt-error.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
 import { deepFreeze } from "./deep-freeze.js";
 import { decodeLogLine } from "./log-record.js";
+import { OneReadAtATime } from "./one-read-at-a-time.js";
 import { readLines } from "./read-lines.js";
 
 const NEWLINE = 0x0a;
@@ -35,24 +36,14 @@ export interface LogContents {
 
 export class LogReader {
   readonly #cache = new Map<string, CachedLog>();
-  /** One read at a time per log, so two loads never extend the same cache entry twice. */
-  readonly #reading = new Map<string, Promise<unknown>>();
+  readonly #reads = new OneReadAtATime();
 
   /**
    * Reads a log. `expectedId` is checked against the header (a log must belong to the conversation it
    * is loaded for); pass undefined to learn the id of a log whose file name is hashed.
    */
   read(logPath: string, expectedId: string | undefined): Promise<LogContents> {
-    const previous = this.#reading.get(logPath) ?? Promise.resolve();
-    const next = previous.then(
-      () => this.#read(logPath, expectedId),
-      () => this.#read(logPath, expectedId),
-    );
-    this.#reading.set(logPath, next);
-    void next.finally(() => {
-      if (this.#reading.get(logPath) === next) this.#reading.delete(logPath);
-    }).catch(() => undefined);
-    return next;
+    return this.#reads.run(logPath, () => this.#read(logPath, expectedId));
   }
 
   async #read(logPath: string, expectedId: string | undefined): Promise<LogContents> {

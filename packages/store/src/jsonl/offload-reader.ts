@@ -6,6 +6,7 @@ import { StoreCorruptError } from "../errors/store-corrupt-error.js";
 import type { OffloadedInfo, OffloadedRecord } from "../offloaded-record.js";
 import { decodeOffloadLine } from "./offload-log.js";
 import { readFully } from "./read-fully.js";
+import { OneReadAtATime } from "./one-read-at-a-time.js";
 
 const NEWLINE = 0x0a;
 const MAX_CACHED_INDEXES = 256;
@@ -28,11 +29,11 @@ interface OffloadIndex {
 
 export class OffloadReader {
   readonly #cache = new Map<string, OffloadIndex>();
-  readonly #reading = new Map<string, Promise<unknown>>();
+  readonly #reads = new OneReadAtATime();
 
   /** Every handle of the log, first stored first. */
   async list(path: string, conversationId: string): Promise<OffloadedInfo[]> {
-    return this.#serialized(path, async () => {
+    return this.#reads.run(path, async () => {
       const handle = await openIfPresent(path);
       if (handle === undefined) return [];
       try {
@@ -45,7 +46,7 @@ export class OffloadReader {
   }
 
   async load(path: string, conversationId: string, wanted: string): Promise<OffloadedRecord | undefined> {
-    return this.#serialized(path, async () => {
+    return this.#reads.run(path, async () => {
       const handle = await openIfPresent(path);
       if (handle === undefined) return undefined;
       try {
@@ -63,18 +64,6 @@ export class OffloadReader {
         await handle.close();
       }
     });
-  }
-
-  #serialized<T>(path: string, read: () => Promise<T>): Promise<T> {
-    const previous = this.#reading.get(path) ?? Promise.resolve();
-    const next = previous.then(read, read);
-    this.#reading.set(path, next);
-    void next
-      .finally(() => {
-        if (this.#reading.get(path) === next) this.#reading.delete(path);
-      })
-      .catch(() => undefined);
-    return next;
   }
 
   async #index(handle: FileHandle, path: string, conversationId: string): Promise<OffloadIndex> {

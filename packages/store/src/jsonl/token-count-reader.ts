@@ -6,6 +6,7 @@ import { type FileHandle, open } from "node:fs/promises";
 import type { TokenCountRecord } from "../token-count-record.js";
 import { readFully } from "./read-fully.js";
 import { decodeTokenCountValue } from "./token-count-log.js";
+import { OneReadAtATime } from "./one-read-at-a-time.js";
 
 const NEWLINE = 0x0a;
 const MAX_CACHED_LOGS = 128;
@@ -24,30 +25,17 @@ interface CachedCounts {
 
 export class TokenCountReader {
   readonly #cache = new Map<string, CachedCounts>();
-  readonly #reading = new Map<string, Promise<unknown>>();
+  readonly #reads = new OneReadAtATime();
 
   /** Every readable record of the log, first of each (encoding, key); a copy the caller may keep. */
   read(path: string, conversationId: string): Promise<ReadonlyArray<TokenCountRecord>> {
-    return this.#serialized(path, async () => (await this.#read(path, conversationId)).records.slice());
+    return this.#reads.run(path, async () => (await this.#read(path, conversationId)).records.slice());
   }
 
   /** Whether the log holds a record for (encoding, key) already. */
   async has(path: string, conversationId: string): Promise<(encoding: string, key: string) => boolean> {
-    const counts = await this.#serialized(path, () => this.#read(path, conversationId));
+    const counts = await this.#reads.run(path, () => this.#read(path, conversationId));
     return (encoding, key) => counts.keys.get(encoding)?.has(key) === true;
-  }
-
-  #serialized<T>(path: string, read: () => Promise<T>): Promise<T> {
-    // One read at a time per log, so two loads never extend the same cache entry twice.
-    const previous = this.#reading.get(path) ?? Promise.resolve();
-    const next = previous.then(read, read);
-    this.#reading.set(path, next);
-    void next
-      .finally(() => {
-        if (this.#reading.get(path) === next) this.#reading.delete(path);
-      })
-      .catch(() => undefined);
-    return next;
   }
 
   async #read(path: string, conversationId: string): Promise<CachedCounts> {
