@@ -1,22 +1,10 @@
 // Holds a pass's decisions and warnings until the chain knows the pass is final. When a summary is
 // made, the chain starts over with it applied (as every later build will apply it), and the first
 // pass's decisions must not reach the report.
-import { contentHandle, type DecisionBatch, type DecisionRecorder, RECORD_DECISION_BATCH, recordDecisionBatch, type StageContext } from "@ctxpipe/core";
+import { type DecisionBatch, type DecisionRecorder, itemContentHandle, RECORD_DECISION_BATCH, recordDecisionBatch, type StageContext } from "@ctxpipe/core";
 
 type Recorder = Omit<DecisionRecorder, "attach" | "as">;
 type Call = { readonly plugin: string; readonly method: keyof Recorder; readonly args: ReadonlyArray<unknown> } | { readonly plugin: string; readonly method: "batch"; readonly batch: DecisionBatch };
-
-// A cleared result is offloaded again on every build: its handle is hashed once per item and text.
-const handles = new WeakMap<object, { readonly text: string; readonly handle: string }>();
-
-function handleOf(item: unknown, text: string): string {
-  if (typeof item !== "object" || item === null) return contentHandle(text);
-  const known = handles.get(item);
-  if (known !== undefined && known.text === text) return known.handle;
-  const handle = contentHandle(text);
-  handles.set(item, { text, handle });
-  return handle;
-}
 
 const KIND_OF = { cleared: "clear", dropped: "drop", repaired: "repair" } as const satisfies Record<DecisionBatch["decision"], keyof Recorder>;
 
@@ -44,7 +32,7 @@ export class DecisionBuffer {
       // The handle is the text's own (contentHandle), so it is known before the call is replayed.
       offload: (item: Parameters<Recorder["offload"]>[0], text: string) => {
         push("offload")(item, text);
-        return handleOf(item, text);
+        return itemContentHandle(item, text);
       },
     };
   }

@@ -125,6 +125,7 @@ export { renderOpenAIChatMessage, summaryHeading } from "./renderers/openai-chat
 
 // Cutting a text too long for a limit
 export { contentHandle } from "./text/content-handle.js";
+export { itemContentHandle } from "./text/item-content-handle.js";
 export { cutMarker, RETRIEVE_CONTEXT_TOOL_NAME } from "./text/cut-marker.js";
 export { type CutMiddleOptions, type CutMiddleResult, cutMiddle } from "./text/cut-middle.js";
 export type { TextCut } from "./text/text-cut.js";

@@ -7,7 +7,7 @@ import { itemText } from "../model/item-text.js";
 import type { TurnGroups } from "../model/turn-groups.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import type { ToolDefinition } from "../spec/tool-definition.js";
-import { contentHandle } from "../text/content-handle.js";
+import { itemContentHandle } from "../text/item-content-handle.js";
 import type { TextCut } from "../text/text-cut.js";
 import type { BuildOptions } from "./build-options.js";
 import type { Decision, OffloadedText, ReportEvent } from "./build-report.js";
@@ -39,19 +39,6 @@ export function countItemTokens(tokenizer: Tokenizer, item: Item): number {
     perItem.set(item, count);
   }
   return count;
-}
-
-// The handle of an item's offloaded text, kept per item: a cleared result is offloaded again on every
-// build, and hashing its whole original each time would cost more than the rest of the build.
-const handles = new WeakMap<object, { readonly text: string; readonly handle: string }>();
-
-function handleOf(item: Item | string, text: string): string {
-  if (typeof item !== "object" || item === null) return contentHandle(text);
-  const known = handles.get(item);
-  if (known !== undefined && known.text === text) return known.handle;
-  const handle = contentHandle(text);
-  handles.set(item, { text, handle });
-  return handle;
 }
 
 export interface BuildContextInit {
@@ -281,7 +268,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     offload: (item, text) => {
       checkStage();
       if (typeof text !== "string") throw new TypeError("report.offload() needs the text to keep");
-      const handle = handleOf(item, text);
+      const handle = itemContentHandle(item, text);
       offload(idOf(item), handle, text);
       return handle;
     },
