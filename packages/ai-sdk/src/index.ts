@@ -1,0 +1,2 @@
+// @ctxpipe/ai-sdk: ctxpipe for the Vercel AI SDK.
+export {};

@@ -1,0 +1,2 @@
+// @ctxpipe/langchain: ctxpipe for LangChain.js.
+export {};
