@@ -1,0 +1,2 @@
+// prepareStep and the language model middleware.
+export {};

@@ -1,0 +1,2 @@
+// The importers and the "ai-sdk" renderer.
+export {};
