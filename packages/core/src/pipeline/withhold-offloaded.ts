@@ -11,6 +11,7 @@ const SHORTENING: ReadonlySet<string> = new Set(["cleared", "truncated"]);
 const REMOVING: ReadonlySet<string> = new Set(["dropped", "summarized"]);
 // Plugins that change items for structure only (ids, pairing, provider limits), never for policy.
 const STRUCTURAL: ReadonlySet<string> = new Set(["RepairOrphansPlugin", "HardLimitsPlugin"]);
+const NONE: ReadonlyArray<ReportEvent> = [];
 
 /**
  * `events`: the build's decisions by item id. `policy`: the decisions of the policy view's run over
@@ -27,7 +28,7 @@ export function withholdOffloaded(
   const kept: OffloadedText[] = [];
   const warnings: string[] = [];
   for (const text of offloaded) {
-    const history = events.get(text.itemId) ?? [];
+    const history = events.get(text.itemId) ?? NONE;
     let after = 0;
     for (let index = history.length - 1; index >= 0; index--) {
       if (SHORTENING.has(history[index]!.decision)) {
@@ -35,12 +36,8 @@ export function withholdOffloaded(
         break;
       }
     }
-    // A cut or a structural fix (ids, pairing, a provider's string limit) keeps the text the model's to
-    // read; a structural removal (an orphaned result dropped) does not: the stages after it never saw
-    // the item, so nothing says a policy of theirs would have let the original through.
-    const decisive = (event: ReportEvent) =>
-      event.decision !== "kept" && !SHORTENING.has(event.decision) && (!STRUCTURAL.has(event.plugin) || REMOVING.has(event.decision));
-    const later = history.slice(after).find(decisive) ?? (policy.get(text.itemId) ?? []).find(decisive);
+    // A loop reads this every turn over thousands of cleared results: no copy or closure per text.
+    const later = firstDecisive(history, after) ?? firstDecisive(policy.get(text.itemId), 0);
     if (later === undefined) {
       kept.push(text);
       continue;
@@ -57,4 +54,19 @@ export function withholdOffloaded(
     );
   }
   return { offloaded: kept, warnings };
+}
+
+/**
+ * The first event from `from` on that decides whether a shortened text stays readable. A cut or a
+ * structural fix (ids, pairing, a provider's string limit) keeps the text the model's to read; a
+ * structural removal (an orphaned result dropped) does not: the stages after it never saw the item, so
+ * nothing says a policy of theirs would have let the original through.
+ */
+function firstDecisive(history: ReadonlyArray<ReportEvent> | undefined, from: number): ReportEvent | undefined {
+  if (history === undefined) return undefined;
+  for (let index = from; index < history.length; index++) {
+    const event = history[index]!;
+    if (event.decision !== "kept" && !SHORTENING.has(event.decision) && (!STRUCTURAL.has(event.plugin) || REMOVING.has(event.decision))) return event;
+  }
+  return undefined;
 }

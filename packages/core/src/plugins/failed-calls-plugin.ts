@@ -57,8 +57,9 @@ export class FailedCallsPlugin implements PipelinePlugin {
   // The note sent for a failure, kept per item so that a rebuild sends the same object (later stages
   // reuse their work for items they saw before).
   readonly #notes = new WeakMap<Item, ItemOf<"assistant">>();
-  // What a failure says, read once per item object: a rebuild only reads the new ones.
-  readonly #described = new WeakMap<Item, Failure>();
+  // Whether an item is a failure and what it says, read once per item object (null: not a failure):
+  // a rebuild only reads the new ones.
+  readonly #described = new WeakMap<Item, Failure | null>();
 
   constructor(options: FailedCallsPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, failedCallsPluginOptionsSchema, options);
@@ -78,12 +79,15 @@ export class FailedCallsPlugin implements PipelinePlugin {
 
   #leaveOut(items: Items, context: StageContext): Items | undefined {
     const failures = new Map<number, Failure>();
-    items.forEach((item, position) => {
-      if (!this.#isFailure(item)) return;
-      const failure = this.#described.get(item) ?? describe(item);
-      this.#described.set(item, failure);
-      failures.set(position, failure);
-    });
+    for (let position = 0; position < items.length; position++) {
+      const item = items[position]!;
+      let failure = this.#described.get(item);
+      if (failure === undefined) {
+        failure = this.#isFailure(item) ? describe(item) : null;
+        this.#described.set(item, failure);
+      }
+      if (failure !== null) failures.set(position, failure);
+    }
     if (failures.size === 0) return undefined;
 
     const runs = runsOf(items, failures);
@@ -108,10 +112,10 @@ export class FailedCallsPlugin implements PipelinePlugin {
     }
 
     const output: Item[] = [];
-    items.forEach((item, position) => {
-      if (!failures.has(position)) output.push(item);
+    for (let position = 0; position < items.length; position++) {
+      if (!failures.has(position)) output.push(items[position]!);
       else if (notes.has(position)) output.push(notes.get(position)!);
-    });
+    }
     return output;
   }
 
@@ -149,20 +153,21 @@ function describe(item: Item): Failure {
 function runsOf(items: Items, failures: ReadonlyMap<number, Failure>): Run[] {
   const runs: Run[] = [];
   let open: Run | undefined;
-  items.forEach((item, position) => {
+  for (let position = 0; position < items.length; position++) {
+    const item = items[position]!;
     const failure = failures.get(position);
     if (failure === undefined) {
       // The model answering ends a run; the user asking again ("continue"), a system note, thinking or
       // a tool result (its call, before it, would have ended the run) does not.
-      if (item.role === "assistant" && hasContent(item)) open = undefined;
-      return;
+      if (open !== undefined && item.role === "assistant" && hasContent(item)) open = undefined;
+      continue;
     }
     if (open?.key !== failure.key) {
       open = { key: failure.key, cause: failure.cause, positions: [] };
       runs.push(open);
     }
     open.positions.push(position);
-  });
+  }
   return runs;
 }
 
