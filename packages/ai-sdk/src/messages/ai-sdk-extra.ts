@@ -28,8 +28,12 @@ export interface AiSdkExtra {
   readonly uiMetadata?: unknown;
   /** UI parts that are never sent to a model (sources, data parts), verbatim. */
   readonly uiParts?: ReadonlyArray<unknown>;
-  /** A UI tool part's state and the fields of it the item has no place for (approval, title …). */
-  readonly tool?: Readonly<Record<string, unknown>>;
+  /**
+   * The UI tool parts behind an assistant item's calls, or behind a tool result (one), without their
+   * input and output: the state ("input-streaming" …) and what the item has no field for (approval,
+   * title, rawInput, providerExecuted …).
+   */
+  readonly toolParts?: ReadonlyArray<Readonly<Record<string, unknown>>>;
 }
 
 /** The item's AiSdkExtra, or an empty one when it was not imported from the AI SDK. */

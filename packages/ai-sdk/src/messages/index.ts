@@ -7,6 +7,7 @@ export { AiSdkRendererPlugin, type AiSdkRendererPluginOptions } from "./ai-sdk-r
 export { aiSdkRules } from "./ai-sdk-rules.js";
 export { countAiSdkContentTokens, countAiSdkPartTokens, countAiSdkRequestTokens } from "./count-ai-sdk-tokens.js";
 export { importModelMessages, type ImportModelMessagesOptions } from "./import-model-messages.js";
+export { type ImportUIMessagesOptions, importUIMessages, TOOL_CALL_DENIED_TEXT } from "./import-ui-messages.js";
 export {
   type AiSdkLaterSystemMessages,
   type AiSdkRenderedPart,
