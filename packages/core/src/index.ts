@@ -43,6 +43,7 @@ export type { BuildOptions, InputOrder, SystemPartInput, ValidationMode, Validat
 export type {
   BudgetReport,
   BuildReport,
+  CacheBreakpoint,
   CacheReport,
   Decision,
   OffloadedText,
@@ -80,6 +81,7 @@ export type {
   RenderContext,
   RenderResult,
   RequestPrefix,
+  RequestPrefixTokens,
   StageContext,
   SystemPart,
   SystemPromptParts,

@@ -72,4 +72,10 @@ export interface BuildOptions<R extends RendererName = RendererName> {
   order?: InputOrder;
   /** A validation mode, or the mode and the rules to ignore. Default "repair". */
   validation?: ValidationMode | ValidationOptions;
+  /**
+   * Sent as OpenAI's `prompt_cache_key` (Chat Completions): requests with the same key and a shared
+   * prefix are routed to the same cache. The conversation id is a good key; the loops pass theirs.
+   * Overrides the renderer's promptCacheKey option; renderers of other providers ignore it.
+   */
+  promptCacheKey?: string;
 }

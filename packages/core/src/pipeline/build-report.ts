@@ -87,6 +87,32 @@ export interface CacheReport {
   readonly sameMessages: number;
   /** Messages in the previous request (0 when nothing was compared). */
   readonly previousMessages: number;
+  /**
+   * Tokens of the previous request that this one starts with, in the renderer's count: what a
+   * provider's prompt cache can reuse from the previous build (0 when nothing was compared).
+   * Undefined when the renderer does not say what the parts of its request cost.
+   */
+  readonly reusableTokens?: number;
+  /** Tokens of the previous request's cacheable parts (tools, system prompt, messages); 0 when nothing was compared. */
+  readonly previousTokens?: number;
+  /**
+   * For a renderer that marks where the provider should cache (Anthropic's cache_control), each
+   * place it considered, in the order the cache reads the request; undefined for other renderers.
+   */
+  readonly breakpoints?: ReadonlyArray<CacheBreakpoint>;
+}
+
+/** A place where a renderer asked (or chose not to ask) the provider to cache the request up to it. */
+export interface CacheBreakpoint {
+  /** Which part the marked block is in: the last tool definition, the system prompt, or a message. */
+  readonly part: "tools" | "system" | "messages";
+  /** For a breakpoint in the messages, the index of the message whose last block is marked. */
+  readonly messageIndex?: number;
+  /** Tokens of the request up to and including the marked block: what a later request can read from the cache. */
+  readonly prefixTokens: number;
+  /** False when no marker was set there; reason says why (a prefix below the model's minimum cacheable length). */
+  readonly placed: boolean;
+  readonly reason?: string;
 }
 
 /**

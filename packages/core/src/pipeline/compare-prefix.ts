@@ -3,7 +3,7 @@
 // and cost nothing; others are compared as JSON would serialize them, key order included, since a
 // cache matches bytes.
 import type { CacheReport } from "./build-report.js";
-import type { RequestPrefix } from "./stage-context.js";
+import type { RequestPrefix, RequestPrefixTokens } from "./stage-context.js";
 
 function sameJson(left: unknown, right: unknown): boolean {
   if (left === right) return true;
@@ -31,8 +31,32 @@ function sameJson(left: unknown, right: unknown): boolean {
 
 export const NOT_COMPARED: CacheReport = Object.freeze({ compared: false, breaksAt: undefined, sameMessages: 0, previousMessages: 0 });
 
+/** Tokens of all of a prefix's parts. */
+function totalTokens(tokens: RequestPrefixTokens): number {
+  return tokens.tools + tokens.system + (tokens.messagesBefore.at(-1) ?? 0);
+}
+
+/** Tokens of the previous request a cache can reuse: whole parts up to the first that differs. */
+function reusableTokens(previous: RequestPrefixTokens, breaksAt: CacheReport["breaksAt"], sameMessages: number): number {
+  if (breaksAt === "tools") return 0;
+  if (breaksAt === "system") return previous.tools;
+  return previous.tools + previous.system + (previous.messagesBefore[sameMessages] ?? 0);
+}
+
+/** The token fields and breakpoints of a report, present only when the renderer gave them. */
+function extras(previous: RequestPrefix | undefined, current: RequestPrefix | undefined, breaksAt: CacheReport["breaksAt"], sameMessages: number) {
+  const tokens = previous?.tokens;
+  return {
+    ...(current?.tokens === undefined ? {} : { reusableTokens: tokens === undefined ? 0 : reusableTokens(tokens, breaksAt, sameMessages), previousTokens: tokens === undefined ? 0 : totalTokens(tokens) }),
+    ...(current?.breakpoints === undefined ? {} : { breakpoints: current.breakpoints }),
+  };
+}
+
 export function comparePrefix(previous: RequestPrefix | undefined, current: RequestPrefix | undefined): CacheReport {
-  if (previous === undefined || current === undefined) return NOT_COMPARED;
+  if (previous === undefined || current === undefined) {
+    const report = extras(undefined, current, undefined, 0);
+    return Object.keys(report).length === 0 ? NOT_COMPARED : { ...NOT_COMPARED, ...report };
+  }
   const previousMessages = previous.messages.length;
   const shared = Math.min(previousMessages, current.messages.length);
   let sameMessages = 0;
@@ -41,5 +65,5 @@ export function comparePrefix(previous: RequestPrefix | undefined, current: Requ
   if (!sameJson(previous.tools, current.tools)) breaksAt = "tools";
   else if (!sameJson(previous.system, current.system)) breaksAt = "system";
   else if (sameMessages < previousMessages) breaksAt = "messages";
-  return { compared: true, breaksAt, sameMessages, previousMessages };
+  return { compared: true, breaksAt, sameMessages, previousMessages, ...extras(previous, current, breaksAt, sameMessages) };
 }

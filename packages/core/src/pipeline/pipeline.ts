@@ -69,6 +69,7 @@ const buildOptionsSchema = z
     reserveOutputTokens: z.number().int().nonnegative().optional(),
     tokenizer: z.custom<Tokenizer>(isTokenizer, "must be a tokenizer { specificationVersion, name, exact, count(text) }").optional(),
     order: z.enum(["createdAt", "input"]).optional(),
+    promptCacheKey: z.string().min(1).optional(),
     validation: z
       .union([validationModeSchema, z.strictObject({ mode: validationModeSchema.optional(), ignore: z.array(z.string().min(1)).optional() })])
       .optional(),

@@ -8,7 +8,7 @@ import type { Tokenizer } from "../spec/tokenizer.js";
 import type { TextCut } from "../text/text-cut.js";
 import type { ToolDefinition } from "../spec/tool-definition.js";
 import type { BuildOptions } from "./build-options.js";
-import type { ReportAttachments } from "./build-report.js";
+import type { CacheBreakpoint, ReportAttachments } from "./build-report.js";
 import type { StageLabel } from "./stage.js";
 
 export interface Budget {
@@ -151,5 +151,20 @@ export interface RequestPrefix {
   readonly tools?: unknown;
   /** The system prompt when the format keeps it outside the messages. */
   readonly system?: unknown;
+  /**
+   * The messages as the cache compares them: without cache markers (Anthropic's cache_control),
+   * which a provider does not count as content, so a marker that moved does not break the prefix.
+   */
   readonly messages: ReadonlyArray<unknown>;
+  /** What each part costs, in the renderer's count, for report.cache.reusableTokens. */
+  readonly tokens?: RequestPrefixTokens;
+  /** Where the renderer placed cache markers, for report.cache.breakpoints. */
+  readonly breakpoints?: ReadonlyArray<CacheBreakpoint>;
+}
+
+export interface RequestPrefixTokens {
+  readonly tools: number;
+  readonly system: number;
+  /** Running totals: messagesBefore[i] is the tokens of messages[0..i), so it has messages.length + 1 entries. */
+  readonly messagesBefore: ReadonlyArray<number>;
 }

@@ -26,6 +26,29 @@ describe("OpenAIChatRendererPlugin", () => {
     await expect(`${JSON.stringify(result.request, null, 2)}\n`).toMatchFileSnapshot("__fixtures__/tool-loop.openai.json");
   });
 
+  test("renders a cached request: prompt_cache_key from the build's promptCacheKey (golden file)", async () => {
+    const result = await buildWith([], toolLoopFixture(), { system: "Be brief.", model: "gpt-4o", promptCacheKey: "conversation-42" });
+    await expect(`${JSON.stringify(result.request, null, 2)}\n`).toMatchFileSnapshot("__fixtures__/tool-loop-cached.openai.json");
+    expect(result.report.violations).toEqual([]);
+  });
+
+  test.for([
+    { case: "no key anywhere: none is sent", plugin: {}, build: {}, expected: undefined },
+    { case: "the renderer's option", plugin: { promptCacheKey: "app-wide" }, build: {}, expected: "app-wide" },
+    { case: "the build's option, over the renderer's", plugin: { promptCacheKey: "app-wide" }, build: { promptCacheKey: "conversation-42" }, expected: "conversation-42" },
+  ])("prompt_cache_key: $case", async ({ plugin, build, expected }) => {
+    const result = await buildWith([new OpenAIChatRendererPlugin(plugin)], [{ id: "u", type: "user", text: "hi" }], build);
+    expect(result.request.prompt_cache_key).toBe(expected);
+    expect("prompt_cache_key" in result.request).toBe(expected !== undefined);
+    // The key routes the request; it is not part of the prompt, so it costs no tokens.
+    expect(result.tokenCount).toBe(countOpenAIChatTokens(result.request, wordTokenizer));
+  });
+
+  test("an empty prompt cache key is refused, naming the option", async () => {
+    expect(() => new OpenAIChatRendererPlugin({ promptCacheKey: "" })).toThrow(/promptCacheKey/);
+    await expect(buildWith([], [{ id: "u", type: "user", text: "hi" }], { promptCacheKey: "" })).rejects.toThrow(/promptCacheKey/);
+  });
+
   test("uses the developer role when asked (o1 and newer)", async () => {
     const result = await buildWith([new OpenAIChatRendererPlugin({ systemRole: "developer" })], [{ id: "u", type: "user", text: "hi" }], { system: "Rules." });
     expect(result.request.messages[0]).toEqual({ role: "developer", content: "Rules." });

@@ -23,6 +23,11 @@ const REUSE_ITEM_COUNT_FROM = 256;
 const openAIChatRendererPluginOptionsSchema = z.strictObject({
   /** The role of system messages. Default: "developer" for models that reject "system" (o1-mini), else "system". */
   systemRole: z.enum(["system", "developer"]).optional(),
+  /**
+   * Sent as `prompt_cache_key`, which routes requests sharing a prefix to the same cache (OpenAI
+   * caches prefixes of 1,024 tokens or more by itself). A build's promptCacheKey option wins.
+   */
+  promptCacheKey: z.string().min(1).optional(),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
@@ -77,13 +82,16 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
           function: tool.description === undefined ? { name: tool.name, parameters: tool.parameters } : { name: tool.name, description: tool.description, parameters: tool.parameters },
         }));
       }
+      const promptCacheKey = context.options.promptCacheKey ?? this.#options.promptCacheKey;
+      if (promptCacheKey !== undefined) request.prompt_cache_key = promptCacheKey;
+      const toolTokens = request.tools === undefined ? 0 : countOpenAIChatToolTokens(request.tools, context.tokenizer);
       return {
         request,
-        tokenCount: REPLY_PRIMING + list.tokens + (request.tools === undefined ? 0 : countOpenAIChatToolTokens(request.tools, context.tokenizer)),
+        tokenCount: REPLY_PRIMING + list.tokens + toolTokens,
         messageCount: messages.length,
         messageIndexById: list.messageIndexById,
         // The system prompt is messages[0] here; OpenAI caches tools, then messages.
-        prefix: { tools: request.tools, messages },
+        prefix: { tools: request.tools, messages, tokens: { tools: toolTokens, system: 0, messagesBefore: list.tokensBeforeMessage } },
       };
     });
     // Resumes from the last request checked, when the new one shares its first messages.

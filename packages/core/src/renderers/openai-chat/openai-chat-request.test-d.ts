@@ -10,6 +10,10 @@ describe("OpenAIChatRequest", () => {
     expectTypeOf<NonNullable<OpenAIChatRequest["tools"]>>().toExtend<NonNullable<ChatCompletionCreateParamsNonStreaming["tools"]>>();
   });
 
+  test("its prompt_cache_key is the SDK's", () => {
+    expectTypeOf<NonNullable<OpenAIChatRequest["prompt_cache_key"]>>().toExtend<NonNullable<ChatCompletionCreateParamsNonStreaming["prompt_cache_key"]>>();
+  });
+
   test("with a model, the whole request is a non-streaming create() body", () => {
     expectTypeOf<OpenAIChatRequest & { model: string }>().toExtend<ChatCompletionCreateParamsNonStreaming>();
     // Without one it is not: build() leaves the model out when the options give none.

@@ -26,4 +26,6 @@ export interface OpenAIChatRequest {
   model?: string;
   messages: OpenAIChatMessage[];
   tools?: OpenAIChatTool[];
+  /** Routes requests that share a prefix to the same prompt cache (renderer or build option promptCacheKey). */
+  prompt_cache_key?: string;
 }

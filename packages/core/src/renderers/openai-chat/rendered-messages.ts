@@ -11,6 +11,8 @@ export interface RenderedList {
   readonly messages: OpenAIChatMessage[];
   /** Tokens of all the messages, per-message overhead included. */
   readonly tokens: number;
+  /** Running totals: tokensBeforeMessage[i] is the tokens of messages[0..i) (messages.length + 1 entries). */
+  readonly tokensBeforeMessage: ReadonlyArray<number>;
   /** Items that gave no message, with why. */
   readonly dropped: ReadonlyArray<{ readonly item: Item; readonly reason: string }>;
   /** For each item id, the index of its message; built on first read. */
@@ -57,8 +59,17 @@ export class RenderedMessages {
     this.#messagesBefore = messagesBefore;
     this.#tokensBefore = tokensBefore;
     this.#dropped = dropped;
-    return { messages: messages.slice(), tokens, dropped, messageIndexById: new LazyMap(() => indexById(items, messagesBefore)) };
+    return { messages: messages.slice(), tokens, tokensBeforeMessage: tokensBeforeMessage(messagesBefore, tokensBefore), dropped, messageIndexById: new LazyMap(() => indexById(items, messagesBefore)) };
   }
+}
+
+/** The running token total at each message boundary: an item that gave no message added no tokens. */
+function tokensBeforeMessage(messagesBefore: ReadonlyArray<number>, tokensBefore: ReadonlyArray<number>): number[] {
+  const totals = [0];
+  for (let position = 1; position < messagesBefore.length; position++) {
+    if (messagesBefore[position]! > messagesBefore[position - 1]!) totals.push(tokensBefore[position]!);
+  }
+  return totals;
 }
 
 function indexById(items: Items, messagesBefore: ReadonlyArray<number>): Map<string, number> {
