@@ -6,7 +6,7 @@ import { importModelMessages } from "./import-model-messages.js";
 import { importUIMessages } from "./import-ui-messages.js";
 
 const weather = (state: Record<string, unknown>): UIMessage["parts"][number] =>
-  ({ type: "tool-weather", toolCallId: "call_1", input: { city: "Paris" }, ...state }) as UIMessage["parts"][number];
+  ({ type: "tool-weather", toolCallId: "call_1", input: { city: "Paris" }, ...state }) as unknown as UIMessage["parts"][number];
 
 /** What a tool part in each state becomes: the call, and the result's output and isError (or no result). */
 const states: Array<{ state: string; part: UIMessage["parts"][number]; result: { output: string; isError: boolean } | undefined }> = [
