@@ -1,2 +1,5 @@
 // prepareStep and the language model middleware.
-export {};
+export type { AiSdkBuildInfo, AiSdkContextOptions } from "./ai-sdk-context-options.js";
+export { type AiSdkContext, type AiSdkPrepareStepArgs, type AiSdkPrepareStepResult, createAiSdkContext } from "./ai-sdk-context.js";
+export { ctxpipeMiddleware } from "./ctxpipe-middleware.js";
+export { ctxpipePrepareStep } from "./ctxpipe-prepare-step.js";

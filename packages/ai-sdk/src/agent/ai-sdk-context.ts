@@ -1,0 +1,188 @@
+// ctxpipe on every model call of an AI SDK agent: one pipeline per context, fed the caller's history
+// before each call (through prepareStep, or a language model middleware), so every prompt the model
+// receives is repaired, inside the model's budget, and explained in a report.
+import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
+import { type BuildOptions, type BuildResult, createPipeline, type Item, type Pipeline, type ToolDefinitionInput } from "@ctxpipe/core";
+import type { LanguageModel, LanguageModelMiddleware, ModelMessage, SystemModelMessage } from "ai";
+import { AiSdkRendererPlugin, type AiSdkRequest, importModelMessages } from "../messages/index.js";
+import { type AiSdkBuildInfo, type AiSdkContextOptions, checkAiSdkContextOptions } from "./ai-sdk-context-options.js";
+import { CarriedMessages } from "./carried-messages.js";
+import { MessageInterner } from "./message-interner.js";
+import { type ModelCounting, resolveModelCounting } from "./model-counting.js";
+import type { ProviderMessage, ProviderPrompt } from "./provider-prompt.js";
+import { toProviderPrompt } from "./to-provider-prompt.js";
+import { callToolDefinitions, toolSetDefinitions } from "./tool-definitions.js";
+
+/** What prepareStep reads of its argument: ai 7 passes all of it, ai 6 no `instructions`. */
+export interface AiSdkPrepareStepArgs {
+  /** The messages the AI SDK would send this step. */
+  readonly messages: ModelMessage[];
+  /** The step's model: the budget comes from its modelId. */
+  readonly model: LanguageModel;
+  readonly stepNumber: number;
+  readonly steps: ReadonlyArray<unknown>;
+  /** The instructions (system prompt) the AI SDK would send this step; ai 7 only. */
+  readonly instructions?: string | SystemModelMessage | Array<SystemModelMessage> | undefined;
+}
+
+/** What prepareStep returns: the step's messages, and its instructions when ctxpipe changed them. */
+export interface AiSdkPrepareStepResult {
+  /** The system prompt sent (ai 6 reads `system`), when it is not the caller's as given. */
+  system?: string;
+  /** The same, for ai 7 (`system` is its deprecated name); `[]` when no system prompt is sent. */
+  instructions?: string | Array<SystemModelMessage>;
+  messages: ModelMessage[];
+}
+
+export interface AiSdkContext {
+  /**
+   * Pass as `prepareStep` to generateText, streamText or a ToolLoopAgent: builds the step's messages
+   * (and system prompt) from its history.
+   */
+  readonly prepareStep: (args: AiSdkPrepareStepArgs) => Promise<AiSdkPrepareStepResult>;
+  /** Pass to wrapLanguageModel({ model, middleware }): builds every call's prompt in transformParams. */
+  readonly middleware: LanguageModelMiddleware;
+  /** The last build: request, tokenCount, report (what was dropped, repaired, compressed and why). */
+  readonly lastBuild: BuildResult<AiSdkRequest> | undefined;
+}
+
+/** The id prefix of the caller's instructions, imported as system items ahead of the messages. */
+const INSTRUCTIONS_PREFIX = "instructions-";
+
+function modelIdOf(model: LanguageModel | { readonly modelId?: unknown }): string {
+  if (typeof model === "string") return model;
+  return typeof model?.modelId === "string" ? model.modelId : "";
+}
+
+function instructionMessages(instructions: AiSdkPrepareStepArgs["instructions"]): SystemModelMessage[] {
+  if (instructions === undefined) return [];
+  if (typeof instructions === "string") return instructions === "" ? [] : [{ role: "system", content: instructions }];
+  return Array.isArray(instructions) ? instructions : [instructions];
+}
+
+/** The system text the pipeline makes of stored system messages: joined by a blank line. */
+function joinedSystem(messages: ReadonlyArray<{ readonly content: unknown }>): string | undefined {
+  return messages.length === 0 ? undefined : messages.map((message) => String(message.content)).join("\n\n");
+}
+
+class AiSdkContextImpl implements AiSdkContext {
+  readonly #options: AiSdkContextOptions;
+  readonly #pipeline: Pipeline;
+  readonly #counting = new Map<string, ModelCounting>();
+  readonly #carried = new CarriedMessages();
+  readonly #interner = new MessageInterner();
+  // The last instructions string seen and its message: the same object every step, so it is imported once.
+  #instructions: { text: string; messages: SystemModelMessage[] } | undefined;
+  #lastBuild: BuildResult<AiSdkRequest> | undefined;
+
+  readonly prepareStep: AiSdkContext["prepareStep"];
+  readonly middleware: LanguageModelMiddleware;
+
+  constructor(options: AiSdkContextOptions | undefined) {
+    this.#options = checkAiSdkContextOptions(options);
+    this.#pipeline = this.#options.pipeline ?? this.#createPipeline();
+    this.prepareStep = (args) => this.#prepareStep(args);
+    this.middleware = {
+      specificationVersion: "v4",
+      transformParams: async ({ params, model, type }) => ({ ...params, prompt: await this.#transformPrompt(params.prompt, model, type, params.tools, params.maxOutputTokens) }),
+    };
+  }
+
+  get lastBuild(): BuildResult<AiSdkRequest> | undefined {
+    return this.#lastBuild;
+  }
+
+  #createPipeline(): Pipeline {
+    const given = this.#options.compression;
+    const compression = given === false ? [] : [new CompressionPlugin(given ?? { strategies: [...DEFAULT_STRATEGIES] })];
+    return createPipeline({ plugins: [new AiSdkRendererPlugin(), ...compression, ...(this.#options.plugins ?? [])] });
+  }
+
+  #countingFor(modelId: string, callReserve: number | undefined): ModelCounting {
+    const reserve = this.#options.reserveOutputTokens ?? callReserve;
+    const key = `${reserve ?? ""}:${modelId}`;
+    let counting = this.#counting.get(key);
+    if (counting === undefined) {
+      const { maxTokens, countAs, fallback, tokenizer } = this.#options;
+      counting = resolveModelCounting(modelId, { maxTokens, reserveOutputTokens: reserve, countAs, fallback, tokenizer });
+      this.#counting.set(key, counting);
+    }
+    return counting;
+  }
+
+  async #build(items: ReadonlyArray<Item>, counting: ModelCounting, tools: ReadonlyArray<ToolDefinitionInput>, info: Omit<AiSdkBuildInfo, "countedAs" | "maxTokens" | "reserveOutputTokens">): Promise<BuildResult<AiSdkRequest>> {
+    const { system, buildOptions } = this.#options;
+    const options: BuildOptions<"ai-sdk"> = {
+      ...buildOptions,
+      renderer: "ai-sdk",
+      model: counting.model,
+      maxTokens: counting.maxTokens,
+      reserveOutputTokens: counting.reserveOutputTokens,
+      tokenizer: counting.tokenizer,
+      // Model messages carry no dates: their order is the conversation's.
+      order: "input",
+      ...(system === undefined ? {} : { system }),
+      ...(tools.length === 0 ? {} : { tools }),
+    };
+    const result = await this.#pipeline.build(items, options);
+    this.#lastBuild = result;
+    await this.#options.onBuild?.(result, { ...info, countedAs: counting.model, maxTokens: counting.maxTokens, reserveOutputTokens: counting.reserveOutputTokens });
+    return result;
+  }
+
+  async #prepareStep(args: AiSdkPrepareStepArgs): Promise<AiSdkPrepareStepResult> {
+    const { history, instructions } = this.#carried.resolve(args.messages, args.instructions);
+    const given = this.#instructionMessagesOf(instructions as AiSdkPrepareStepArgs["instructions"]);
+    const items = [...importModelMessages(given, { idPrefix: INSTRUCTIONS_PREFIX }), ...importModelMessages(history)];
+    const modelId = modelIdOf(args.model);
+    const tools = this.#options.tools === undefined ? [] : await toolSetDefinitions(this.#options.tools);
+    const result = await this.#build(items, this.#countingFor(modelId, undefined), tools, { via: "prepareStep", modelId, stepNumber: args.stepNumber });
+    const { system, messages } = result.request;
+    // The caller's instructions, sent as they were, are left to the AI SDK: their provider options stay.
+    const kept = system === joinedSystem(given);
+    const sentInstructions = kept ? undefined : (system ?? []);
+    this.#carried.remember(messages, history, sentInstructions, instructions);
+    if (kept) return { messages };
+    return { ...(system === undefined ? {} : { system }), instructions: system ?? [], messages };
+  }
+
+  #instructionMessagesOf(instructions: AiSdkPrepareStepArgs["instructions"]): SystemModelMessage[] {
+    if (typeof instructions !== "string") return instructionMessages(instructions);
+    if (this.#instructions?.text !== instructions) this.#instructions = { text: instructions, messages: instructionMessages(instructions) };
+    return this.#instructions.messages;
+  }
+
+  async #transformPrompt(
+    prompt: ProviderPrompt,
+    model: { readonly modelId: string; readonly specificationVersion?: string },
+    callType: "generate" | "stream",
+    tools: Parameters<typeof callToolDefinitions>[0],
+    maxOutputTokens: number | undefined,
+  ): Promise<ProviderPrompt> {
+    const version = model.specificationVersion === "v3" ? "v3" : "v4";
+    const messages = this.#interner.intern(prompt);
+    const leading: ProviderMessage[] = [];
+    for (const message of prompt) {
+      if (message.role !== "system") break;
+      leading.push(message);
+    }
+    const modelId = modelIdOf(model);
+    const result = await this.#build(importModelMessages(messages), this.#countingFor(modelId, maxOutputTokens), callToolDefinitions(tools), { via: "middleware", modelId, callType });
+    const { system, messages: sent } = result.request;
+    // The caller's system messages, sent as they were, keep their provider options.
+    const head: ProviderMessage[] = system === joinedSystem(leading) ? leading : system === undefined ? [] : [{ role: "system", content: system }];
+    return [...head, ...toProviderPrompt(sent, version)];
+  }
+}
+
+/**
+ * A ctxpipe context for an AI SDK agent: pass `prepareStep` to generateText/streamText (or a
+ * ToolLoopAgent), or `middleware` to wrapLanguageModel. Every model call is then built from its
+ * history by one pipeline: broken tool pairs repaired, the prompt fitted to the model's budget
+ * (compressed first), and `lastBuild.report` saying what was done and why.
+ *
+ * @throws PluginOptionsError naming every option that does not fit.
+ */
+export function createAiSdkContext(options?: AiSdkContextOptions): AiSdkContext {
+  return new AiSdkContextImpl(options);
+}
