@@ -179,7 +179,7 @@ function readMessage(message: unknown, index: number, idPrefix: string, toolName
       return {
         item: withExtra(
           { id, type: "tool-result", callId, ...(name === undefined ? {} : { toolName: name }), output: content.text, isError: status === "error" },
-          extraOf(message, { ...positional, ...artifact, ...metadata }),
+          extraOf(message, { ...positional, ...(status === "success" ? { status } : {}), ...artifact, ...metadata }),
         ),
       };
     }

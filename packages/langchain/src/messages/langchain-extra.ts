@@ -14,6 +14,8 @@ export interface LangChainExtra {
   /** Calls the model produced with arguments that did not parse: kept, never sent. */
   readonly invalid_tool_calls?: ReadonlyArray<unknown>;
   readonly artifact?: unknown;
+  /** A ToolMessage's status when it was given as "success" (an error is the item's isError). */
+  readonly status?: "success";
   /** A ToolMessage's own metadata field. */
   readonly metadata?: Record<string, unknown>;
   /** The role of a ChatMessage ("generic"), e.g. "critic". */

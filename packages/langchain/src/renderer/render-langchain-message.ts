@@ -93,7 +93,8 @@ function renderTool(item: ItemOf<"tool-result">, extra: LangChainExtra | undefin
     message: new ToolMessage({
       content: (kept ?? item.output) as Content,
       tool_call_id: item.callId,
-      status: item.isError ? "error" : "success",
+      // Left unset as the stored message left it: LangChain reads no status as success.
+      ...(item.isError ? { status: "error" as const } : extra?.status === undefined ? {} : { status: extra.status }),
       ...common(item, extra),
       ...(extra?.name === undefined && item.toolName !== undefined ? { name: item.toolName } : {}),
       ...(extra?.artifact === undefined ? {} : { artifact: extra.artifact }),
