@@ -111,4 +111,19 @@ describe("the middleware", () => {
     await generateText({ model: wrapLanguageModel({ model, middleware: ctxpipeMiddleware() }), prompt: "Hello", instructions });
     expect(prompts[0]!.slice(0, 2)).toEqual(instructions);
   });
+
+  test("two equal messages at two places are both sent, call after call (an answer repeated is not a copy)", async () => {
+    const { model, prompts } = scriptedModel([{ toolCall: { id: "call_a", name: "train", input: { to: "Paris" } } }, { text: "Done." }]);
+    const wrapped = wrapLanguageModel({ model, middleware: ctxpipeMiddleware() });
+    const messages: ModelMessage[] = [
+      { role: "user", content: "Shall we go?" },
+      { role: "assistant", content: "Paris or Lyon?" },
+      { role: "user", content: "yes" },
+      { role: "assistant", content: "Which one?" },
+      { role: "user", content: "yes" },
+    ];
+    await generateText({ model: wrapped, messages, tools, stopWhen: stepCountIs(3) });
+    expect(prompts).toHaveLength(2);
+    for (const prompt of prompts) expect(prompt.filter((message) => JSON.stringify(message.content) === '[{"type":"text","text":"yes"}]')).toHaveLength(2);
+  });
 });

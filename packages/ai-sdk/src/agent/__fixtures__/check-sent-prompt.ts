@@ -2,7 +2,7 @@
 // checked on the provider-level prompt itself, then the same prompt converted without any repair the
 // way @ai-sdk/openai and @ai-sdk/anthropic send it, and run through ctxpipe's OpenAI Chat and
 // Anthropic Messages rule tables.
-import { checkRules, type OpenAIChatMessage, type OpenAIChatRequest, openAIChatRules } from "@ctxpipe/core";
+import { checkRules, type OpenAIChatContentPart, type OpenAIChatMessage, type OpenAIChatRequest, openAIChatRules } from "@ctxpipe/core";
 import { type AnthropicMessage, type AnthropicMessagesRequest, anthropicMessagesRules } from "@ctxpipe/renderers";
 import type { ProviderMessage, ProviderPrompt } from "../provider-prompt.js";
 
@@ -72,6 +72,21 @@ export function pairingProblems(prompt: ProviderPrompt): string[] {
   return problems;
 }
 
+/** A file part's data as text: a URL, or base64 (v4 wraps it in { type: "data" | "url" }, v3 does not). */
+function fileUrl(part: Part): string {
+  const raw = part.data as unknown;
+  const data = typeof raw === "object" && raw !== null && !(raw instanceof URL) && "type" in raw ? ((raw as Part).data ?? (raw as Part).url) : raw;
+  if (data instanceof URL) return data.href;
+  const base64 = typeof data === "string" ? data : Buffer.from(data as Uint8Array).toString("base64");
+  return `data:${String(part.mediaType)};base64,${base64}`;
+}
+
+function openAIUserPart(part: Part): OpenAIChatContentPart {
+  if (part.type === "text") return { type: "text", text: String(part.text) };
+  if (String(part.mediaType).startsWith("image")) return { type: "image_url", image_url: { url: fileUrl(part) } };
+  return { type: "file", file: { file_data: fileUrl(part) } };
+}
+
 /** The prompt as @ai-sdk/openai sends it to Chat Completions: no merging, no repair. */
 export function asOpenAIChat(prompt: ProviderPrompt): OpenAIChatRequest {
   const messages: OpenAIChatMessage[] = [];
@@ -79,7 +94,7 @@ export function asOpenAIChat(prompt: ProviderPrompt): OpenAIChatRequest {
     const parts = partsOf(message);
     const text = parts.flatMap((part) => (part.type === "text" ? [String(part.text)] : [])).join("");
     if (message.role === "system") messages.push({ role: "system", content: String(message.content) });
-    else if (message.role === "user") messages.push({ role: "user", content: parts.map((part) => ({ type: "text" as const, text: String(part.text ?? "") })) });
+    else if (message.role === "user") messages.push({ role: "user", content: parts.map(openAIUserPart) });
     else if (message.role === "assistant") {
       const calls = parts.filter(isCall).map((part) => ({
         id: String(part.toolCallId),
@@ -105,6 +120,10 @@ export function asAnthropicMessages(prompt: ProviderPrompt): AnthropicMessagesRe
     const side = message.role === "assistant" ? "assistant" : "user";
     const blocks = partsOf(message).flatMap((part): Part[] => {
       if (part.type === "text") return [{ type: "text", text: String(part.text) }];
+      if (part.type === "file" && String(part.mediaType).startsWith("image/")) {
+        const [, mediaType, data] = /^data:([^;]+);base64,(.*)$/.exec(fileUrl(part)) ?? [];
+        return [{ type: "image", source: { type: "base64", media_type: mediaType, data } }];
+      }
       if (isCall(part)) return [{ type: "tool_use", id: String(part.toolCallId), name: String(part.toolName), input: part.input }];
       if (part.type === "tool-result") {
         const output = part.output as Part;
