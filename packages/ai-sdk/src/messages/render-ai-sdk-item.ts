@@ -99,16 +99,29 @@ function sameValue(left: unknown, right: unknown): boolean {
   return leftKeys.every((key) => sameValue((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]));
 }
 
-function hasBlankText(content: ReadonlyArray<unknown>): boolean {
-  return content.some((part) => isRecord(part) && part.type === "text" && typeof part.text === "string" && isBlank(part.text));
+/**
+ * Whether imported content can be sent back as it is: not when a text part is blank (providers refuse
+ * it) or any text is made only of invisible characters, and not when several text parts would send
+ * the item's text in pieces (the item joins them; the request then carries the text as the item has it).
+ */
+function sendableAsImported(content: ReadonlyArray<unknown>): boolean {
+  let textParts = 0;
+  for (const part of content) {
+    if (!isRecord(part) || typeof part.text !== "string") continue;
+    if (part.type === "text") {
+      textParts++;
+      if (isBlank(part.text)) return false;
+    } else if (part.text.length > 0 && isBlank(part.text)) return false;
+  }
+  return content.length > 0 && textParts <= 1;
 }
 
 function renderUser(item: ItemOf<"user">): AiSdkItemContent | undefined {
   const extra = aiSdkExtraOf(item);
   const attachments = item.attachments ?? [];
-  if (Array.isArray(extra.content) && !hasBlankText(extra.content)) {
+  if (Array.isArray(extra.content) && sendableAsImported(extra.content)) {
     const read = readUserContent(extra.content, [], IGNORE_ISSUES);
-    if (read.text === item.text && sameValue(read.attachments, attachments) && extra.content.length > 0) {
+    if (read.text === item.text && sameValue(read.attachments, attachments)) {
       return { role: "user", content: extra.content as UserContent, ...providerOptionsOf(extra) };
     }
   }
@@ -155,7 +168,7 @@ function renderAssistant(item: ItemOf<"assistant">): AiSdkItemContent | undefine
     return extra.approvalResponses.length === 0 ? undefined : { role: "tool", content: extra.approvalResponses as AiSdkToolPart[], ...providerOptionsOf(extra) };
   }
   const original = Array.isArray(extra.content) ? (extra.content as ReadonlyArray<AiSdkAssistantPart>) : [];
-  if (original.length > 0 && !hasBlankText(original)) {
+  if (sendableAsImported(original)) {
     const read = readAssistantContent(original, [], IGNORE_ISSUES);
     if (sameCalls(item, read) && (!isBlank(read.text) || read.toolCalls.length > 0 || read.parts.length > 0)) {
       return { role: "assistant", content: original, ...providerOptionsOf(extra) };
@@ -165,6 +178,8 @@ function renderAssistant(item: ItemOf<"assistant">): AiSdkItemContent | undefine
   // Reasoning first, as the model produced it; provider options come back from the part it was read from.
   const originalReasoning = original.filter((part) => part.type === "reasoning");
   (item.reasoning ?? []).forEach((entry, index) => {
+    // Reasoning made only of invisible characters says nothing; providers refuse blank text.
+    if (entry.redacted !== true && isBlank(entry.text)) return;
     const before = originalReasoning[index];
     if (before !== undefined && readAssistantContent([before], [], IGNORE_ISSUES).reasoning[0]?.text === entry.text) parts.push(before);
     else if (entry.redacted === true) parts.push({ type: "reasoning", text: "", providerOptions: { anthropic: { redactedData: entry.text } } });
