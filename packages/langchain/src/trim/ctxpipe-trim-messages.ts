@@ -3,7 +3,7 @@
 // so a tool call never loses its results; broken history (orphan results, unanswered calls,
 // duplicates) is repaired; the system message is always kept; counts are exact for registry models.
 import type { CompressionPluginOptions } from "@ctxpipe/compression";
-import { type BuildReport, type BuildResult, type Pipeline, PluginOptionsError, type Tokenizer, type ToolDefinitionInput } from "@ctxpipe/core";
+import { type BuildReport, type BuildResult, type Pipeline, PluginOptionsError, SYSTEM_PROMPT_ID, type Tokenizer, type ToolDefinitionInput } from "@ctxpipe/core";
 import type { EncodingName } from "@ctxpipe/tokenizers";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { createLangChainPipeline } from "../counting/default-pipeline.js";
@@ -72,6 +72,12 @@ export interface CtxpipeTrimResult {
 let sharedPipeline: Pipeline | undefined;
 
 function counterTokenizer(counter: (messages: BaseMessage[]) => number | Promise<number>): Tokenizer {
+  // Asked once now, so an async counter is refused here rather than deep inside the build.
+  const probe = counter([new HumanMessage("probe")]);
+  if (typeof probe !== "number") {
+    if (probe instanceof Promise) probe.catch(() => {});
+    throw new PluginOptionsError(OWNER, `✖ tokenCounter answered ${probe instanceof Promise ? "a Promise" : typeof probe}: ctxpipe asks it for each text and needs a number back at once. Give model: "<a known name>" instead (exact, offline)\n  → at tokenCounter`);
+  }
   return {
     specificationVersion: "v1",
     name: "tokenCounter",
@@ -103,6 +109,17 @@ function checkOptions(options: CtxpipeTrimOptions): void {
   if ("textSplitter" in options) throw new PluginOptionsError(OWNER, "✖ textSplitter is not supported: ctxpipe sends whole messages\n  → at textSplitter");
 }
 
+/**
+ * The user's own system message in place of the prompt ctxpipe made of it, when that prompt is just
+ * its text: trimMessages users get back the message they passed (its id, its blocks).
+ */
+function withStoredSystemMessage(sent: BaseMessage[], given: ReadonlyArray<BaseMessage>): BaseMessage[] {
+  const first = sent[0];
+  const stored = given[0];
+  if (first === undefined || stored === undefined || first.id !== SYSTEM_PROMPT_ID || stored.type !== "system" || stored.text !== first.text) return sent;
+  return [stored, ...sent.slice(1)];
+}
+
 /** Fits the messages to the budget and says what it did: the messages, the report and the token count. */
 export async function ctxpipeTrimMessagesWithReport(messages: ReadonlyArray<BaseMessage>, options: CtxpipeTrimOptions): Promise<CtxpipeTrimResult> {
   checkOptions(options);
@@ -126,7 +143,7 @@ export async function ctxpipeTrimMessagesWithReport(messages: ReadonlyArray<Base
     ...(options.tools === undefined ? {} : { tools: options.tools }),
   });
   options.onReport?.(result.report);
-  return { messages: result.request.messages, report: result.report, tokenCount: result.tokenCount, tokenCountExact: result.tokenCountExact, result };
+  return { messages: withStoredSystemMessage(result.request.messages, messages), report: result.report, tokenCount: result.tokenCount, tokenCountExact: result.tokenCountExact, result };
 }
 
 /**
