@@ -1,5 +1,5 @@
 import { type BuildResult, createPipeline, type Item } from "@ctxpipe/core";
-import { generateText, type ModelMessage, type UIMessage } from "ai";
+import type { generateText, ModelMessage, UIMessage } from "ai";
 import { describe, expectTypeOf, test } from "vitest";
 import type { AiSdkRequest } from "./ai-sdk-request.js";
 import { AiSdkRendererPlugin } from "./ai-sdk-renderer-plugin.js";

@@ -1,7 +1,7 @@
 // fast-check arbitraries of AI SDK histories as agents store them, broken the ways real ones break:
 // calls cut off by an aborted stream (no result), results whose call is gone, results stored twice,
 // repeated call ids, system messages mid-conversation, blank and non-Latin text, odd tool names.
-import type { ModelMessage, UIMessage } from "ai";
+import type { ModelMessage, ToolContent, UIMessage } from "ai";
 import fc from "fast-check";
 
 const text = fc.oneof(
@@ -39,7 +39,8 @@ const step: fc.Arbitrary<ModelMessage[]> = fc.oneof(
       })
       .map(({ reasoning, said, calls, answered, twice, stray, results }): ModelMessage[] => {
         const content = [...(reasoning === undefined ? [] : [{ type: "reasoning" as const, text: reasoning }]), { type: "text" as const, text: said }, ...calls];
-        const parts = calls.filter((_, index) => answered[index]).map((part, index) => ({ type: "tool-result" as const, toolCallId: part.toolCallId, toolName: part.toolName, output: results[index]! }));
+        // fc.jsonValue() is typed with undefined inside, which no JSON holds.
+        const parts = calls.filter((_, index) => answered[index]).map((part, index) => ({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: results[index]! })) as ToolContent;
         if (stray !== undefined) parts.push({ type: "tool-result", toolCallId: stray, toolName: "search", output: { type: "text", value: "stray" } });
         const messages: ModelMessage[] = [{ role: "assistant", content }];
         if (parts.length > 0) messages.push({ role: "tool", content: parts });
