@@ -24,13 +24,14 @@ export interface StrictCheckOptions {
 
 /**
  * Problems of the messages a model receives (its system message first, if any), in words: every tool
- * call answered by a tool message of the same id right after it, no orphan tool message, no
+ * call answered by a tool message of the same id right after it, once; no orphan tool message, no
  * duplicate message or call id, no empty message, no system message but first, within the budget.
  */
 export function strictRequestProblems(messages: ReadonlyArray<BaseMessage>, options: StrictCheckOptions = {}): string[] {
   const problems: string[] = [];
   const messageIds = new Set<string>();
   const callIds = new Set<string>();
+  const answeredIds = new Set<string>();
   messages.forEach((message, index) => {
     if (message.id !== undefined) {
       if (messageIds.has(message.id)) problems.push(`messages[${index}]: the id "${message.id}" is a duplicate`);
@@ -52,6 +53,8 @@ export function strictRequestProblems(messages: ReadonlyArray<BaseMessage>, opti
       while (owner >= 0 && messages[owner]!.type === "tool") owner--;
       const id = callIdOf(message);
       if (owner < 0 || !callsOf(messages[owner]!).some((call) => call.id === id)) problems.push(`messages[${index}]: the tool message answers "${id}", no call right before it`);
+      else if (answeredIds.has(id ?? "")) problems.push(`messages[${index}]: the call "${id}" is answered again`);
+      answeredIds.add(id ?? "");
     }
     if ((message as { invalid_tool_calls?: unknown[] }).invalid_tool_calls?.length) problems.push(`messages[${index}]: carries invalid tool calls`);
   });
