@@ -6,6 +6,7 @@
 import { cpus } from "node:os";
 import { createTokenizer } from "@ctxpipe/tokenizers";
 import { agentLoopBenchmark } from "./agent-loop-benchmark.js";
+import { aiSdkLoopBenchmark } from "./ai-sdk-loop-benchmark.js";
 import { cliBenchmark } from "./cli-benchmark.js";
 import { coldBuildBenchmark } from "./cold-build-benchmark.js";
 import { compressionBenchmark } from "./compression-benchmark.js";
@@ -78,6 +79,27 @@ for (const loop of loops) {
   if (loop.fromScratch === undefined || loop.ctxpipe === undefined) continue;
   log(`   ${number(loop.messages).padEnd(9)} ${formatTiming(loop.fromScratch)} ${turns(loop.fromScratch)}, ${formatRatio(loop.fromScratch, loop.ctxpipe)} the reused rebuild`);
 }
+
+  log("\n3b. The same loop in a Vercel AI SDK agent: the history kept as ModelMessages, each turn one step appended (a message, with its calls' results)");
+  log("   ctxpipe inside prepareStep (one context for the run, exact gpt-4o counts, the default compression chain) against");
+  log("   the AI SDK's pruneMessages (old tool calls and reasoning removed; it has no budget) and pruneMessages followed by");
+  log("   the newest messages that fit (exact o200k counts remembered per message). Tokens by one exact count for every row;");
+  log("   unpaired: turns whose prompt holds a call without its result or a result without its call (a provider refuses those)");
+  for (const [messages, aiSdkTurns] of [
+    [1_000, 100],
+    [10_000, 20],
+  ] as const) {
+    const figures = await aiSdkLoopBenchmark({ messages, turns: aiSdkTurns, tokenizer });
+    const ctxpipeRow = figures.rows[0]!;
+    log(`   ${number(messages)} messages (${figures.megabytes.toFixed(1)} MB), budget ${number(figures.budgetTokens)} tokens, ${aiSdkTurns} turns:`);
+    log(`   ${"".padEnd(3)}${"loop".padEnd(34)} ${"per turn".padEnd(30)} ${"÷ ctxpipe".padEnd(10)} ${"tokens sent".padEnd(12)} ${"messages".padEnd(9)} ${"over budget".padEnd(12)} unpaired`);
+    for (const row of figures.rows) {
+      const ratio = row === ctxpipeRow ? "1×" : formatRatio(row.perTurn, ctxpipeRow.perTurn);
+      log(
+        `   ${"".padEnd(3)}${row.label.padEnd(34)} ${formatTiming(row.perTurn).padEnd(30)} ${ratio.padEnd(10)} ${number(row.tokens).padEnd(12)} ${number(row.messagesSent).padEnd(9)} ${`${row.overBudget} of ${aiSdkTurns}`.padEnd(12)} ${row.unpaired} of ${aiSdkTurns}`,
+      );
+    }
+  }
 }
 
 if (sections.has(4)) {
