@@ -183,6 +183,17 @@ describe("budget from the model", () => {
     expect(infos[0]).toMatchObject({ modelId: "team-proxy/fast", countedAs: "gpt-4o-mini", maxTokens: 128_000 });
   });
 
+  test("the tools option counts the tool definitions prepareStep is not shown", async () => {
+    const { model } = scriptedModel([{ text: "Hi." }, { text: "Hi." }]);
+    const counts: number[] = [];
+    for (const options of [{}, { tools }]) {
+      const context = createAiSdkContext({ ...options, onBuild: (result) => void counts.push(result.tokenCount) });
+      await generateText({ model, prompt: "Trains to Paris?", tools, prepareStep: context.prepareStep });
+    }
+    expect(counts).toHaveLength(2);
+    expect(counts[1]!).toBeGreaterThan(counts[0]! + 10);
+  });
+
   test("bad options fail when the context is made, naming each field", () => {
     expect(() => createAiSdkContext({ maxTokens: -1, fallback: "p50k" as never, onBuild: "log" as never, maxTokenz: 5 } as never)).toThrowError(
       expect.objectContaining({
