@@ -7,4 +7,12 @@ export type { LangChainRequest } from "./renderer/langchain-request.js";
 export { LangChainRendererPlugin, type LangChainRendererPluginOptions } from "./renderer/langchain-renderer-plugin.js";
 export { langChainRules } from "./renderer/langchain-rules.js";
 export { toOpenAIChatMessage } from "./renderer/to-openai-chat-message.js";
+export {
+  type CtxpipeTrimOptions,
+  type CtxpipeTrimResult,
+  ctxpipeTrimMessages,
+  ctxpipeTrimMessagesWithReport,
+  type LangChainTokenCounter,
+} from "./trim/ctxpipe-trim-messages.js";
+export { createLangChainPipeline, type DefaultPipelineOptions as LangChainPipelineOptions } from "./counting/default-pipeline.js";
 import "./renderer/renderer-output-map.js";
