@@ -4,7 +4,14 @@ import { checkRules, type Item, type PipelinePlugin, type PluginHost, parsePlugi
 import { z } from "zod";
 import type { AnthropicContentBlock, AnthropicMessagesRequest, AnthropicTool } from "./anthropic-messages-request.js";
 import { anthropicMessagesRules } from "./anthropic-messages-rules.js";
-import { countAnthropicBlockTokens, countAnthropicMessagesTokens, type KnownAnthropicTokenCounts } from "./count-anthropic-messages-tokens.js";
+import { anthropicMinimumCacheableTokens } from "./anthropic-minimum-cacheable-tokens.js";
+import {
+  anthropicMessagesBefore,
+  countAnthropicBlockTokens,
+  countAnthropicMessagesTokens,
+  countAnthropicToolTokens,
+} from "./count-anthropic-messages-tokens.js";
+import { placeAnthropicCacheBreakpoints } from "./place-anthropic-cache-breakpoints.js";
 import { type RenderedAnthropicMessages, renderAnthropicMessages } from "./render-anthropic-messages.js";
 import "./renderer-output-map.js";
 
@@ -21,6 +28,12 @@ const anthropicMessagesRendererPluginOptionsSchema = z.strictObject({
    * "[System message]", which keeps the prompt cache when an agent loop adds one every turn.
    */
   laterSystemMessages: z.enum(["system", "user"]).default("system"),
+  /**
+   * Prompt cache breakpoints (cache_control): on by default, after the tools, after the system
+   * prompt and at the end of the last two messages, each only where the request up to it is long
+   * enough for the model to cache. false sends none; ttl "1h" keeps entries an hour (default 5 minutes).
+   */
+  cache: z.union([z.literal(false), z.strictObject({ ttl: z.enum(["5m", "1h"]).optional() })]).default({}),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
@@ -53,7 +66,7 @@ export class AnthropicMessagesRendererPlugin implements PipelinePlugin {
   }
 
   /** Tokens of the system prompt and of each message's content, from the per-item cache. */
-  #countParts(rendered: RenderedAnthropicMessages, tokenizer: Tokenizer): Required<KnownAnthropicTokenCounts> {
+  #countParts(rendered: RenderedAnthropicMessages, tokenizer: Tokenizer): { system: number; messageContent: number[] } {
     let cache = this.#itemTokens.get(tokenizer);
     if (cache === undefined) {
       cache = new WeakMap();
@@ -97,13 +110,28 @@ export class AnthropicMessagesRendererPlugin implements PipelinePlugin {
         messages: rendered.messages,
       };
       if (context.tools.length > 0) request.tools = anthropicTools(context.tools);
+      const parts = this.#countParts(rendered, context.tokenizer);
+      const tools = request.tools === undefined ? 0 : countAnthropicToolTokens(request.tools, context.tokenizer);
+      const tokenCount = countAnthropicMessagesTokens(request, context.tokenizer, { ...parts, tools });
+      const cache = this.#options.cache;
+      const placed =
+        cache === false
+          ? undefined
+          : placeAnthropicCacheBreakpoints(request, { tools, system: parts.system, messageContent: parts.messageContent }, anthropicMinimumCacheableTokens(context.model), cache.ttl);
       return {
-        request,
-        tokenCount: countAnthropicMessagesTokens(request, context.tokenizer, this.#countParts(rendered, context.tokenizer)),
+        request: placed?.request ?? request,
+        tokenCount,
         messageCount: rendered.messages.length + (rendered.system === undefined ? 0 : 1),
         messageIndexById: rendered.messageIndexById,
-        // Anthropic's cache reads tools, then system, then messages.
-        prefix: { tools: request.tools, system: request.system, messages: request.messages },
+        // Anthropic's cache reads tools, then system, then messages. The parts are given without
+        // their breakpoints: the cache matches content, and a breakpoint that moved on is not a change.
+        prefix: {
+          tools: request.tools,
+          system: request.system,
+          messages: request.messages,
+          tokens: { tools, system: parts.system, messagesBefore: anthropicMessagesBefore(parts.messageContent) },
+          ...(placed === undefined ? {} : { breakpoints: placed.breakpoints }),
+        },
       };
     });
 

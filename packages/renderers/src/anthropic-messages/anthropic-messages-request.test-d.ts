@@ -1,7 +1,7 @@
-import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages";
+import type { CacheControlEphemeral, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages";
 import { type BuildResult, createPipeline } from "@ctxpipe/core";
 import { describe, expectTypeOf, test } from "vitest";
-import type { AnthropicMessagesRequest } from "./anthropic-messages-request.js";
+import type { AnthropicCacheControl, AnthropicMessagesRequest } from "./anthropic-messages-request.js";
 import { AnthropicMessagesRendererPlugin } from "./anthropic-messages-renderer-plugin.js";
 
 describe("AnthropicMessagesRequest", () => {
@@ -10,6 +10,10 @@ describe("AnthropicMessagesRequest", () => {
     expectTypeOf<NonNullable<AnthropicMessagesRequest["system"]>>().toExtend<NonNullable<MessageCreateParamsNonStreaming["system"]>>();
     expectTypeOf<NonNullable<AnthropicMessagesRequest["tools"]>>().toExtend<NonNullable<MessageCreateParamsNonStreaming["tools"]>>();
     expectTypeOf<AnthropicMessagesRequest["max_tokens"]>().toExtend<MessageCreateParamsNonStreaming["max_tokens"]>();
+  });
+
+  test("its cache breakpoints are the SDK's cache_control", () => {
+    expectTypeOf<AnthropicCacheControl>().toExtend<CacheControlEphemeral>();
   });
 
   test("once the model is set, the whole request is SDK params", () => {

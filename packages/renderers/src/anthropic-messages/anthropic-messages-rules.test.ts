@@ -34,6 +34,9 @@ function breaking(change: (request: Request) => void): Request {
   return request;
 }
 
+/** A system prompt long enough for any model to cache (claude-sonnet-4-5 caches 1,024 tokens and more). */
+const LONG_PROMPT = "Follow the house style in every answer. ".repeat(300);
+
 const messageAt = (request: Request, index: number) => request.messages[index] as { role: unknown; content: unknown[] };
 
 interface Case {
@@ -253,7 +256,15 @@ const cases: Case[] = [
       messageAt(request, 3).content = [cached("It is empty.")];
       request.messages[4] = { role: "user", content: [cached("Good.")] };
     }),
-    fires: [{ rule: "ANT-013", path: "messages[4].content[0].cache_control", messageIndex: 4 }],
+    fires: [
+      { rule: "ANT-013", path: "messages[4].content[0].cache_control", messageIndex: 4 },
+      // The request is a few hundred bytes: every breakpoint in it is also too short to cache anything.
+      { rule: "ANT-028", path: "tools[0].cache_control" },
+      { rule: "ANT-028", path: "system[0].cache_control" },
+      { rule: "ANT-028", path: "messages[0].content[0].cache_control", messageIndex: 0 },
+      { rule: "ANT-028", path: "messages[3].content[0].cache_control", messageIndex: 3 },
+      { rule: "ANT-028", path: "messages[4].content[0].cache_control", messageIndex: 4 },
+    ],
   },
   {
     name: "ANT-021 no cache_control on an empty text block",
@@ -265,7 +276,44 @@ const cases: Case[] = [
     fires: [
       { rule: "ANT-012", path: "messages[2].content[2].text", messageIndex: 2 },
       { rule: "ANT-021", path: "messages[2].content[2].cache_control", messageIndex: 2 },
+      { rule: "ANT-028", path: "messages[2].content[2].cache_control", messageIndex: 2 },
     ],
+  },
+  {
+    name: "ANT-027 a 1h breakpoint does not come after a 5m one",
+    level: "error",
+    providerError:
+      "messages.0.content.4.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.",
+    request: breaking((request) => {
+      // The tools are read first, so their 5-minute breakpoint comes before the system prompt's 1-hour one.
+      (request.tools as Array<Record<string, unknown>>)[0]!.cache_control = { type: "ephemeral" };
+      request.system = [{ ...text(LONG_PROMPT), cache_control: { type: "ephemeral", ttl: "1h" } }];
+    }),
+    // The tool definition alone is too short to cache: that breakpoint is wasted too.
+    fires: [
+      { rule: "ANT-027", path: "system[0].cache_control.ttl" },
+      { rule: "ANT-028", path: "tools[0].cache_control" },
+    ],
+  },
+  {
+    name: "ANT-027 a 1h breakpoint inside a tool result after an explicit 5m one",
+    level: "error",
+    providerError:
+      "messages.0.content.4.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.",
+    request: breaking((request) => {
+      request.system = [{ ...text(LONG_PROMPT), cache_control: { type: "ephemeral", ttl: "5m" } }];
+      messageAt(request, 2).content = [toolResult("toolu_1", [{ ...text("export {}"), cache_control: { type: "ephemeral", ttl: "1h" } }])];
+    }),
+    fires: [{ rule: "ANT-027", path: "messages[2].content[0].content[0].cache_control.ttl", messageIndex: 2 }],
+  },
+  {
+    name: "ANT-028 a breakpoint on a prefix too short to cache",
+    level: "strict",
+    providerError: undefined,
+    request: breaking((request) => {
+      request.system = [{ ...text("Be brief."), cache_control: { type: "ephemeral" } }];
+    }),
+    fires: [{ rule: "ANT-028", path: "system[0].cache_control" }],
   },
   {
     name: "ANT-014 thinking blocks open the assistant message",
@@ -360,7 +408,7 @@ describe("anthropicMessagesRules", () => {
   test("starts with the common rules, then lists every ANT rule of providers.md §3 in its order", () => {
     expect(anthropicMessagesRules.slice(0, commonRequestRules.length)).toEqual(commonRequestRules);
     expect(anthropicMessagesRules.slice(commonRequestRules.length).map((rule) => rule.id)).toEqual(
-      ["001", "018", "002", "025", "003", "004", "005", "006", "007", "008", "009", "010", "026", "011", "012", "013", "021", "014", "022", "023", "024", "015", "016", "017", "019", "020"].map(
+      ["001", "018", "002", "025", "003", "004", "005", "006", "007", "008", "009", "010", "026", "011", "012", "013", "021", "027", "028", "014", "022", "023", "024", "015", "016", "017", "019", "020"].map(
         (number) => `ANT-${number}`,
       ),
     );
@@ -384,6 +432,23 @@ describe("anthropicMessagesRules", () => {
     const own = violations.find((violation) => violation.rule === rule.id)!;
     expect(own).toMatchObject({ level, message: expect.any(String) });
     expect(own.providerError).toBe(providerError);
+  });
+
+  test.for([
+    { case: "a listed model's own minimum (claude-opus-4-5 caches 4,096 tokens and more)", model: "claude-opus-4-5-20251101", bytes: 3000, fires: true },
+    { case: "the request's model when the check is given none (claude-sonnet-4-5, 1,024)", model: undefined, bytes: 800, fires: true },
+    { case: "a model not listed is held to the smallest minimum, 512", model: "claude-next", bytes: 600, fires: false },
+    { case: "a model not listed, a prefix surely too short", model: "claude-next", bytes: 300, fires: true },
+  ])("ANT-028 reads the minimum of $case", ({ model, bytes, fires }) => {
+    const request = { model: "claude-sonnet-4-5", max_tokens: 1, system: [{ ...text("x".repeat(bytes)), cache_control: { type: "ephemeral" } }], messages: [{ role: "user", content: "Hi." }] };
+    const found = checkRules(anthropicMessagesRules, request, model === undefined ? {} : { model }).filter((violation) => violation.rule === "ANT-028");
+    expect(found.length).toBe(fires ? 1 : 0);
+  });
+
+  test("ANT-028 does not judge a prefix with an image: its tokens are not bounded by its JSON", () => {
+    const image = { type: "image", source: { type: "url", url: "https://example.com/a.png" }, cache_control: { type: "ephemeral" } };
+    const request = { model: "claude-sonnet-4-5", max_tokens: 1, messages: [{ role: "user", content: [image, text("What is this?")] }] };
+    expect(checkRules(anthropicMessagesRules, request)).toEqual([]);
   });
 
   test("names the id that breaks the rule", () => {

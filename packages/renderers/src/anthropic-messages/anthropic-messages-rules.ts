@@ -1,7 +1,9 @@
 // The rule table of the Anthropic Messages API: the common rules, then every ANT-* rule of
-// reference/providers.md §3 in the order it lists them. Plain data: the renderer plugin runs it on
-// every request it renders, and checkRules(anthropicMessagesRules, request) checks one made by hand.
+// reference/providers.md §3 in the order it lists them, with the cache rules ANT-027 and ANT-028
+// after ANT-013 and ANT-021. Plain data: the renderer plugin runs it on every request it renders,
+// and checkRules(anthropicMessagesRules, request) checks one made by hand.
 import { commonRequestRules, type Rule } from "@ctxpipe/core";
+import { cacheBreakpointsLongEnough, cacheTtlsLongestFirst } from "./anthropic-cache-rules.js";
 import { atMostFourCacheBreakpoints, contentNotEmpty, finalAssistantNoTrailingWhitespace, noCacheControlOnEmptyText, textNotBlank } from "./anthropic-content-rules.js";
 import {
   atMostMaxMessages,
@@ -45,6 +47,8 @@ export const anthropicMessagesRules: ReadonlyArray<Rule<unknown>> = [
   textNotBlank, // ANT-012
   atMostFourCacheBreakpoints, // ANT-013
   noCacheControlOnEmptyText, // ANT-021
+  cacheTtlsLongestFirst, // ANT-027
+  cacheBreakpointsLongEnough, // ANT-028
   thinkingOpensTurn, // ANT-014
   thinkingSigned, // ANT-022
   thinkingNotLast, // ANT-023

@@ -3,7 +3,7 @@
 // with the build's tokenizer, tool inputs and tool definitions as their JSON, and each message and
 // tool block gets a small framing overhead. Media are counted by Anthropic's published sizes.
 import type { Tokenizer } from "@ctxpipe/core";
-import type { AnthropicContentBlock, AnthropicMessage, AnthropicMessagesRequest } from "./anthropic-messages-request.js";
+import type { AnthropicContentBlock, AnthropicMessage, AnthropicMessagesRequest, AnthropicTool } from "./anthropic-messages-request.js";
 
 /** Role marker and turn separators around each message (an estimate: Anthropic does not publish it). */
 export const ANTHROPIC_TOKENS_PER_MESSAGE = 3;
@@ -51,13 +51,34 @@ export function countAnthropicMessageTokens(message: AnthropicMessage, tokenizer
 export interface KnownAnthropicTokenCounts {
   readonly system?: number;
   readonly messageContent?: ReadonlyArray<number>;
+  /** The tool definitions, counted without their cache_control markers (which are not prompt text). */
+  readonly tools?: number;
+}
+
+/** Running totals of the messages' tokens, overhead included: entry i is the tokens of messages[0..i). */
+export function anthropicMessagesBefore(messageContent: ReadonlyArray<number>): number[] {
+  const totals = [0];
+  for (const content of messageContent) totals.push(totals.at(-1)! + ANTHROPIC_TOKENS_PER_MESSAGE + content);
+  return totals;
+}
+
+/** The system prompt's text: a string, or text blocks (a cache breakpoint needs a block). */
+function systemTokens(system: AnthropicMessagesRequest["system"], tokenizer: Tokenizer): number {
+  if (system === undefined) return 0;
+  if (typeof system === "string") return tokenizer.count(system);
+  return system.reduce((total, block) => total + tokenizer.count(block.text), 0);
+}
+
+/** The tool definitions as JSON; a cache breakpoint marks where caching stops and adds no input tokens. */
+export function countAnthropicToolTokens(tools: ReadonlyArray<AnthropicTool>, tokenizer: Tokenizer): number {
+  return tokenizer.count(JSON.stringify(tools.map(({ cache_control: _marker, ...tool }) => tool)));
 }
 
 export function countAnthropicMessagesTokens(request: AnthropicMessagesRequest, tokenizer: Tokenizer, known: KnownAnthropicTokenCounts = {}): number {
-  let total = known.system ?? (request.system === undefined ? 0 : tokenizer.count(request.system));
+  let total = known.system ?? systemTokens(request.system, tokenizer);
   request.messages.forEach((message, index) => {
     total += ANTHROPIC_TOKENS_PER_MESSAGE + (known.messageContent?.[index] ?? contentTokens(message, tokenizer));
   });
-  if (request.tools !== undefined && request.tools.length > 0) total += tokenizer.count(JSON.stringify(request.tools));
+  if (request.tools !== undefined && request.tools.length > 0) total += known.tools ?? countAnthropicToolTokens(request.tools, tokenizer);
   return total;
 }

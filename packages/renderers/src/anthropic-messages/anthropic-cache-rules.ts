@@ -1,0 +1,96 @@
+// Anthropic rules on prompt cache breakpoints beyond their count and empty blocks (ANT-013, ANT-021
+// in anthropic-content-rules.ts): the order of their lifetimes, and a prefix too short to cache.
+import type { Rule } from "@ctxpipe/core";
+import { isRecord, messageViewsOf, wherePath } from "./anthropic-message-view.js";
+import { listedMinimumCacheableTokens, SMALLEST_MINIMUM_CACHEABLE_TOKENS } from "./anthropic-minimum-cacheable-tokens.js";
+
+/** A block, tool definition or system block, in the order the cache reads the request. */
+interface CacheUnit {
+  readonly path: string;
+  readonly value: unknown;
+}
+
+/** Block types whose tokens their JSON does not bound (an image by URL is short JSON and ~1,600 tokens). */
+const MEDIA_TYPES: ReadonlySet<unknown> = new Set(["image", "document", "search_result", "container_upload"]);
+
+/** Tools, then system, then messages: the order Anthropic processes them (its error says so). */
+function cacheUnitsOf(request: unknown): CacheUnit[] {
+  if (!isRecord(request)) return [];
+  const units: CacheUnit[] = [];
+  const list = (value: unknown, path: string) => {
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) units.push({ path: `${path}[${index}]`, value: value[index] });
+    }
+    else if (value !== undefined) units.push({ path, value });
+  };
+  list(request.tools, "tools");
+  list(request.system, "system");
+  for (const message of messageViewsOf(request) ?? []) list(message.fields.content, `messages[${message.index}].content`);
+  return units;
+}
+
+/** The cache_control markers inside a unit (a tool_result's own, then those of its content blocks). */
+function markersIn(unit: CacheUnit): Array<{ path: string; marker: unknown }> {
+  if (!isRecord(unit.value)) return [];
+  const found: Array<{ path: string; marker: unknown }> = [];
+  if (unit.value.cache_control !== undefined && unit.value.cache_control !== null) found.push({ path: `${unit.path}.cache_control`, marker: unit.value.cache_control });
+  const content = unit.value.type === "tool_result" ? unit.value.content : undefined;
+  if (Array.isArray(content)) {
+    content.forEach((block: unknown, index) => {
+      if (isRecord(block) && block.cache_control !== undefined && block.cache_control !== null) found.push({ path: `${unit.path}.content[${index}].cache_control`, marker: block.cache_control });
+    });
+  }
+  return found;
+}
+
+export const cacheTtlsLongestFirst: Rule<unknown> = {
+  id: "ANT-027",
+  level: "error",
+  requires: "a cache_control breakpoint with ttl 1h does not come after one with ttl 5m (or none, which means 5m), reading tools, then system, then messages",
+  providerError:
+    "messages.0.content.4.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.",
+  check(request, report) {
+    let fiveMinutes: string | undefined;
+    for (const unit of cacheUnitsOf(request)) {
+      for (const { path, marker } of markersIn(unit)) {
+        const ttl = isRecord(marker) ? marker.ttl : undefined;
+        if (ttl === "1h" && fiveMinutes !== undefined) report({ message: `a ttl "1h" breakpoint comes after the 5-minute one at ${fiveMinutes}`, ...wherePath(`${path}.ttl`) });
+        else if (ttl === undefined || ttl === "5m") fiveMinutes ??= path;
+      }
+    }
+  },
+};
+
+const encoder = new TextEncoder();
+
+function jsonOf(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return undefined;
+  }
+}
+
+export const cacheBreakpointsLongEnough: Rule<unknown> = {
+  id: "ANT-028",
+  level: "strict",
+  requires: "a cache_control breakpoint ends a prefix at least as long as the model's minimum cacheable length; a shorter one is accepted but caches nothing",
+  check(request, report, env) {
+    // Each token holds at least one byte of the request's JSON, so a prefix of fewer bytes than the
+    // minimum is surely too short; a model not listed is held to the smallest minimum of any model.
+    const model = env.model ?? (isRecord(request) && typeof request.model === "string" ? request.model : undefined);
+    const minimum = listedMinimumCacheableTokens(model) ?? SMALLEST_MINIMUM_CACHEABLE_TOKENS;
+    let bytes = 0;
+    for (const unit of cacheUnitsOf(request)) {
+      if (isRecord(unit.value) && (MEDIA_TYPES.has(unit.value.type) || (Array.isArray(unit.value.content) && unit.value.content.some((block: unknown) => isRecord(block) && MEDIA_TYPES.has(block.type))))) return;
+      const json = typeof unit.value === "string" ? unit.value : jsonOf(unit.value);
+      // A value JSON cannot write (a cycle, a bigint) is no request: other rules say so.
+      if (json === undefined) return;
+      bytes += encoder.encode(json).length;
+      const marker = markersIn(unit)[0];
+      if (marker !== undefined && bytes < minimum) {
+        report({ message: `the request up to this breakpoint is ${bytes} bytes, so at most ${bytes} tokens: below the ${minimum} tokens the model caches at least, nothing is cached here`, ...wherePath(marker.path) });
+      }
+    }
+  },
+};
