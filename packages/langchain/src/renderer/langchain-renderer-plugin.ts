@@ -4,6 +4,7 @@
 import { checkRules, type Item, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE, type Tokenizer } from "@ctxpipe/core";
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
+import { langChainExtraOf } from "../messages/langchain-extra.js";
 import { countLangChainFixedTokens, countLangChainMessageTokens } from "./count-langchain-tokens.js";
 import type { LangChainRequest } from "./langchain-request.js";
 import { langChainRules } from "./langchain-rules.js";
@@ -11,6 +12,15 @@ import { type RenderedItem, renderLangChainMessage } from "./render-langchain-me
 import "./renderer-output-map.js";
 
 const PLUGIN_NAME = "LangChainRendererPlugin";
+
+/** Why an ai message is sent without its invalid_tool_calls, naming them. */
+function invalidCallsNote(calls: ReadonlyArray<unknown>): string {
+  const named = calls.map((call) => {
+    const { id, name } = (call ?? {}) as { id?: unknown; name?: unknown };
+    return `${typeof id === "string" ? id : "(no id)"} (${typeof name === "string" ? name : "no name"})`;
+  });
+  return `invalid_tool_calls not sent (their arguments did not parse, and no result answers them): ${named.join(", ")}`;
+}
 
 const langChainRendererPluginOptionsSchema = z.strictObject({
   /**
@@ -74,6 +84,8 @@ export class LangChainRendererPlugin implements PipelinePlugin {
           continue;
         }
         if (rendered.repaired !== undefined) context.report.repair(item, rendered.repaired);
+        const invalid = langChainExtraOf(item)?.invalid_tool_calls;
+        if (invalid !== undefined && invalid.length > 0) context.report.repair(item, invalidCallsNote(invalid));
         let message = rendered.message;
         if (item.type === "system" && messages.length > 0) {
           if (this.#options.laterSystemMessages === "system") {
