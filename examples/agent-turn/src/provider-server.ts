@@ -199,16 +199,24 @@ function textOfUser(message: Json | undefined): string {
   return (Array.isArray(message.content) ? message.content : []).map((block: Json) => (block.type === "text" ? String(block.text) : "")).join("");
 }
 
+/** Anthropic's system prompt as text: a string, or text blocks (one carries a cache breakpoint). */
+function systemText(system: unknown): unknown {
+  return Array.isArray(system) ? system.map((block: Json) => block.text).join("") : system;
+}
+
+/** JSON of a request part as a prompt cache compares it: Anthropic's cache_control breakpoints are markers, not content. */
+const contentOf = (part: unknown): string | undefined => JSON.stringify(part, (key, value) => (key === "cache_control" ? undefined : value));
+
 /** Messages at the start of `body` equal to the start of an earlier request with the same tools and system. */
 function sharedPrefix(body: Json, earlier: ReadonlyArray<Json>, provider: Provider): number {
   const messages = body.messages as unknown[];
   let best = 0;
   for (const previous of earlier) {
-    if (JSON.stringify(previous.tools) !== JSON.stringify(body.tools)) continue;
-    if (provider === "anthropic" && JSON.stringify(previous.system) !== JSON.stringify(body.system)) continue;
+    if (contentOf(previous.tools) !== contentOf(body.tools)) continue;
+    if (provider === "anthropic" && contentOf(systemText(previous.system)) !== contentOf(systemText(body.system))) continue;
     const before = previous.messages as unknown[];
     let same = 0;
-    while (same < Math.min(before.length, messages.length) && JSON.stringify(before[same]) === JSON.stringify(messages[same])) same++;
+    while (same < Math.min(before.length, messages.length) && contentOf(before[same]) === contentOf(messages[same])) same++;
     best = Math.max(best, same);
   }
   return best;
