@@ -3,6 +3,12 @@ import { AIMessage, AIMessageChunk, type BaseMessage, ChatMessage, FunctionMessa
 import { describe, expect, test } from "vitest";
 import { importLangChainMessages } from "./import-langchain-messages.js";
 
+function cyclic(): Record<string, unknown> {
+  const args: Record<string, unknown> = { a: 1 };
+  args.self = args;
+  return args;
+}
+
 describe("importLangChainMessages", () => {
   test.for<{ name: string; message: BaseMessage | Record<string, unknown>; expected: ItemInput }>([
     { name: "human message, string content", message: new HumanMessage({ content: "Hello", id: "h1" }), expected: { id: "h1", type: "user", text: "Hello" } },
@@ -219,6 +225,11 @@ describe("importLangChainMessages", () => {
         { index: 0, id: "a", path: ["tool_calls", 0, "name"], message: "a tool call needs the tool name (a non-empty string), got undefined" },
         { index: 0, id: "a", path: ["tool_calls", 1, "args"], message: "expected the call's args to be an object, got an array" },
       ],
+    },
+    {
+      name: "args with a cycle",
+      messages: [{ type: "ai", content: "", id: "a", tool_calls: [{ id: "c1", name: "f", args: cyclic() }] }],
+      issues: [{ index: 0, id: "a", path: ["tool_calls", 0, "args"], message: "the call's args cannot be written as JSON (a cycle, or a BigInt)" }],
     },
     {
       name: "RemoveMessage and FunctionMessage",

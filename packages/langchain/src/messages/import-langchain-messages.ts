@@ -214,12 +214,26 @@ function readToolCalls(value: unknown, issue: (problem: ContentProblem) => void)
     let args: string;
     if (call.args === undefined || call.args === null) args = "{}";
     else if (typeof call.args === "string") args = call.args;
-    else if (isRecord(call.args)) args = JSON.stringify(call.args);
-    else {
+    else if (isRecord(call.args)) {
+      const text = jsonOf(call.args);
+      if (text === undefined) {
+        issue({ path: [...path, "args"], message: "the call's args cannot be written as JSON (a cycle, or a BigInt)" });
+        return;
+      }
+      args = text;
+    } else {
       issue({ path: [...path, "args"], message: `expected the call's args to be an object, got ${describeValue(call.args)}` });
       return;
     }
     calls.push({ id: typeof call.id === "string" ? call.id : "", name: call.name, arguments: args });
   });
   return calls;
+}
+
+function jsonOf(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
