@@ -1,4 +1,4 @@
-import { checkRules, createPipeline, type ItemInput, parseItems, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
+import { checkRules, createPipeline, type ItemInput, PluginOptionsError, parseItems, SYSTEM_PROMPT_ID } from "@ctxpipe/core";
 import { buildWith, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "@ctxpipe/core/testing";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
@@ -110,5 +110,10 @@ describe("LangChainRendererPlugin", () => {
     first.request.messages.forEach((message, index) => {
       expect(second.request.messages[index]).toBe(message);
     });
+  });
+
+  test("bad options are a PluginOptionsError naming the option", () => {
+    expect(() => new LangChainRendererPlugin({ laterSystemMessages: "assistant" as never })).toThrow(PluginOptionsError);
+    expect(() => new LangChainRendererPlugin({ laterSystemMessages: "assistant" as never })).toThrow(/laterSystemMessages/);
   });
 });
