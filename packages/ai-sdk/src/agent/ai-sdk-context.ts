@@ -3,6 +3,7 @@
 // receives is repaired, inside the model's budget, and explained in a report.
 import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
 import { type BuildOptions, type BuildResult, createPipeline, type Item, type Pipeline, type ToolDefinitionInput } from "@ctxpipe/core";
+import type { ApproximateTokenizer } from "@ctxpipe/tokenizers";
 import type { LanguageModel, LanguageModelMiddleware, ModelMessage, SystemModelMessage } from "ai";
 import { AiSdkRendererPlugin, type AiSdkRequest, importModelMessages } from "../messages/index.js";
 import { type AiSdkBuildInfo, type AiSdkContextOptions, checkAiSdkContextOptions } from "./ai-sdk-context-options.js";
@@ -71,6 +72,13 @@ class AiSdkContextImpl implements AiSdkContext {
   readonly #counting = new Map<string, ModelCounting>();
   readonly #carried = new CarriedMessages();
   readonly #interner = new MessageInterner();
+  // Which counting each build used, so the input tokens the provider reports for its request can
+  // calibrate an approximation (Claude, Gemini, a fallback) for the next builds.
+  readonly #countedWith = new WeakMap<object, { readonly key: string; readonly counting: ModelCounting }>();
+  // prepareStep's last build per run (the AI SDK passes one `steps` array through a run), and the
+  // middleware's per call (its transformed params), for the usage reported after the call.
+  readonly #runBuilds = new WeakMap<object, BuildResult<AiSdkRequest>>();
+  readonly #callBuilds = new WeakMap<object, BuildResult<AiSdkRequest>>();
   // The last instructions string seen and its message: the same object every step, so it is imported once.
   #instructions: { text: string; messages: SystemModelMessage[] } | undefined;
   #lastBuild: BuildResult<AiSdkRequest> | undefined;
@@ -84,7 +92,32 @@ class AiSdkContextImpl implements AiSdkContext {
     this.prepareStep = (args) => this.#prepareStep(args);
     this.middleware = {
       specificationVersion: "v4",
-      transformParams: async ({ params, model, type }) => ({ ...params, prompt: await this.#transformPrompt(params.prompt, model, type, params.tools, params.maxOutputTokens) }),
+      transformParams: async ({ params, model, type }) => {
+        const { prompt, build } = await this.#transformPrompt(params.prompt, model, type, params.tools, params.maxOutputTokens);
+        const transformed = { ...params, prompt };
+        this.#callBuilds.set(transformed, build);
+        return transformed;
+      },
+      wrapGenerate: async ({ doGenerate, params }) => {
+        const result = await doGenerate();
+        this.#learn(this.#callBuilds.get(params), result.usage?.inputTokens?.total);
+        return result;
+      },
+      wrapStream: async ({ doStream, params }) => {
+        const result = await doStream();
+        const build = this.#callBuilds.get(params);
+        if (build === undefined) return result;
+        const learn = (total: number | undefined) => this.#learn(build, total);
+        const stream = result.stream.pipeThrough(
+          new TransformStream({
+            transform(part, controller) {
+              if (part.type === "finish") learn(part.usage?.inputTokens?.total);
+              controller.enqueue(part);
+            },
+          }),
+        );
+        return { ...result, stream };
+      },
     };
   }
 
@@ -98,7 +131,7 @@ class AiSdkContextImpl implements AiSdkContext {
     return createPipeline({ plugins: [new AiSdkRendererPlugin(), ...compression, ...(this.#options.plugins ?? [])] });
   }
 
-  #countingFor(modelId: string, callReserve: number | undefined): ModelCounting {
+  #countingFor(modelId: string, callReserve: number | undefined): ModelCounting & { readonly key: string } {
     const reserve = this.#options.reserveOutputTokens ?? callReserve;
     const key = `${reserve ?? ""}:${modelId}`;
     let counting = this.#counting.get(key);
@@ -107,10 +140,30 @@ class AiSdkContextImpl implements AiSdkContext {
       counting = resolveModelCounting(modelId, { maxTokens, reserveOutputTokens: reserve, countAs, fallback, tokenizer });
       this.#counting.set(key, counting);
     }
-    return counting;
+    return { ...counting, key };
   }
 
-  async #build(items: ReadonlyArray<Item>, counting: ModelCounting, tools: ReadonlyArray<ToolDefinitionInput>, info: Omit<AiSdkBuildInfo, "countedAs" | "maxTokens" | "reserveOutputTokens">): Promise<BuildResult<AiSdkRequest>> {
+  /**
+   * Learns from the input tokens the provider reported for a build's request: an approximation is
+   * replaced by one calibrated on the figures (exact tokenizers and a tokenizer of the caller's
+   * never change). Figures no tokenizer could have (a ratio calibrate() refuses) teach nothing.
+   */
+  #learn(build: BuildResult<AiSdkRequest> | undefined, reported: number | undefined): void {
+    const counted = build === undefined ? undefined : this.#countedWith.get(build);
+    if (counted === undefined || reported === undefined || this.#options.tokenizer !== undefined) return;
+    // Only the tokenizer still in use learns: a build that raced an earlier calibration counted with an older one.
+    const current = this.#counting.get(counted.key);
+    const tokenizer = counted.counting.tokenizer as Partial<ApproximateTokenizer>;
+    if (current?.tokenizer !== counted.counting.tokenizer || tokenizer.exact !== false || typeof tokenizer.calibrate !== "function") return;
+    try {
+      const calibrated = tokenizer.calibrate({ counted: build!.tokenCount, reported });
+      if (calibrated !== tokenizer) this.#counting.set(counted.key, Object.freeze({ ...current, tokenizer: calibrated }));
+    } catch {
+      // Figures that cannot describe the same request (a gateway adding a prompt of its own): keep counting as before.
+    }
+  }
+
+  async #build(items: ReadonlyArray<Item>, counting: ModelCounting & { readonly key: string }, tools: ReadonlyArray<ToolDefinitionInput>, info: Omit<AiSdkBuildInfo, "countedAs" | "maxTokens" | "reserveOutputTokens">): Promise<BuildResult<AiSdkRequest>> {
     const { system, buildOptions } = this.#options;
     const options: BuildOptions<"ai-sdk"> = {
       ...buildOptions,
@@ -125,18 +178,23 @@ class AiSdkContextImpl implements AiSdkContext {
       ...(tools.length === 0 ? {} : { tools }),
     };
     const result = await this.#pipeline.build(items, options);
+    this.#countedWith.set(result, { key: counting.key, counting });
     this.#lastBuild = result;
     await this.#options.onBuild?.(result, { ...info, countedAs: counting.model, maxTokens: counting.maxTokens, reserveOutputTokens: counting.reserveOutputTokens });
     return result;
   }
 
   async #prepareStep(args: AiSdkPrepareStepArgs): Promise<AiSdkPrepareStepResult> {
+    // The previous step of this run was sent what its build made: its usage says how the provider counted it.
+    const previous = args.steps.length === 0 ? undefined : this.#runBuilds.get(args.steps);
+    if (previous !== undefined) this.#learn(previous, (args.steps.at(-1) as { usage?: { inputTokens?: number } } | undefined)?.usage?.inputTokens);
     const { history, instructions } = this.#carried.resolve(args.messages, args.instructions);
     const given = this.#instructionMessagesOf(instructions as AiSdkPrepareStepArgs["instructions"]);
     const items = [...importModelMessages(given, { idPrefix: INSTRUCTIONS_PREFIX }), ...importModelMessages(history)];
     const modelId = modelIdOf(args.model);
     const tools = this.#options.tools === undefined ? [] : await toolSetDefinitions(this.#options.tools);
     const result = await this.#build(items, this.#countingFor(modelId, undefined), tools, { via: "prepareStep", modelId, stepNumber: args.stepNumber });
+    this.#runBuilds.set(args.steps, result);
     const { system, messages } = result.request;
     // The caller's instructions, sent as they were, are left to the AI SDK: their provider options stay.
     const kept = system === joinedSystem(given);
@@ -158,7 +216,7 @@ class AiSdkContextImpl implements AiSdkContext {
     callType: "generate" | "stream",
     tools: Parameters<typeof callToolDefinitions>[0],
     maxOutputTokens: number | undefined,
-  ): Promise<ProviderPrompt> {
+  ): Promise<{ prompt: ProviderPrompt; build: BuildResult<AiSdkRequest> }> {
     const version = model.specificationVersion === "v3" ? "v3" : "v4";
     const messages = this.#interner.intern(prompt);
     const leading: ProviderMessage[] = [];
@@ -171,7 +229,7 @@ class AiSdkContextImpl implements AiSdkContext {
     const { system, messages: sent } = result.request;
     // The caller's system messages, sent as they were, keep their provider options.
     const head: ProviderMessage[] = system === joinedSystem(leading) ? leading : system === undefined ? [] : [{ role: "system", content: system }];
-    return [...head, ...toProviderPrompt(sent, version)];
+    return { prompt: [...head, ...toProviderPrompt(sent, version)], build: result };
   }
 }
 

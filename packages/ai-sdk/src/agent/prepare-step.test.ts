@@ -5,14 +5,14 @@
 // ctxpipe that fixes it.
 import type { BuildResult } from "@ctxpipe/core";
 import { UnknownModelError } from "@ctxpipe/tokenizers";
-import { generateText, type ModelMessage, MissingToolResultsError, stepCountIs, streamText, tool } from "ai";
+import { generateText, MissingToolResultsError, type ModelMessage, stepCountIs, streamText, ToolLoopAgent, tool } from "ai";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import type { AiSdkRequest } from "../messages/index.js";
 import { brokenHistory } from "./__fixtures__/broken-history.js";
 import { pairingProblems, sentPromptProblems } from "./__fixtures__/check-sent-prompt.js";
 import { type ScriptedReply, scriptedModel } from "./__fixtures__/scripted-model.js";
-import { type AiSdkBuildInfo, createAiSdkContext } from "./index.js";
+import { type AiSdkBuildInfo, createAiSdkContext, ctxpipePrepareStep } from "./index.js";
 import type { ProviderPrompt } from "./provider-prompt.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 
@@ -237,5 +237,17 @@ describe("steps after the first", () => {
     const first = entries[0]!;
     expect(first).toBeGreaterThan(messages.length);
     expect(entries).toEqual([first, first + 2, first + 4]);
+  });
+});
+
+describe("a ToolLoopAgent", () => {
+  test("with ctxpipePrepareStep, runs its loop on the broken, over-budget history and sends only valid prompts", async () => {
+    const { messages } = brokenHistory(30);
+    const { model, prompts } = scriptedModel(script);
+    const agent = new ToolLoopAgent({ model, tools, instructions: "You plan trips.", stopWhen: stepCountIs(5), prepareStep: ctxpipePrepareStep({ maxTokens: MAX_TOKENS, tools }) });
+    const result = await agent.generate({ messages });
+    expect(result.text).toBe("The 8:04 TGV goes to Paris; Lyon has one every hour.");
+    expect(prompts).toHaveLength(3);
+    for (const prompt of prompts) expect(sentPromptProblems(prompt)).toEqual([]);
   });
 });

@@ -9,25 +9,55 @@ type Part = Record<string, unknown>;
 
 const FILE_DATA_TYPES = new Set(["data", "url", "reference", "text"]);
 
-function isFileData(value: unknown): value is { type: string } {
+function isFileData(value: unknown): value is Part & { type: string } {
   return typeof value === "object" && value !== null && !(value instanceof URL) && !ArrayBuffer.isView(value) && FILE_DATA_TYPES.has((value as Part).type as string);
 }
 
-/** A part's data in the version's shape: v4 wraps it ({ type: "data" | "url" | "reference" }), v3 does not. */
-function fileData(data: unknown, version: ProviderPromptVersion): unknown {
-  const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-  if (version === "v3") {
-    if (!isFileData(bytes)) return bytes;
-    const wrapped = bytes as Part;
-    if (wrapped.type === "data") return wrapped.data;
-    if (wrapped.type === "url") return wrapped.url;
-    return bytes;
+interface ProviderFileData {
+  /** v4's tagged form. */
+  readonly data: Part;
+  /** The media type a data: URL names, which wins over the part's. */
+  readonly mediaType?: string;
+}
+
+/** A data: URL as inline base64 data and its media type; any other URL stays a URL. */
+function fromUrl(url: URL, originalUrl?: string): ProviderFileData {
+  if (url.protocol !== "data:") return { data: { type: "url", url, ...(originalUrl === undefined ? {} : { originalUrl }) } };
+  const [header = "", base64 = ""] = url.href.split(",");
+  const mediaType = header.split(";")[0]?.split(":")[1];
+  return { data: { type: "data", data: base64 }, ...(mediaType === undefined || mediaType === "" ? {} : { mediaType }) };
+}
+
+/** Whatever a ModelMessage file part holds, in v4's tagged form, as `ai` converts it. */
+function taggedData(data: unknown): ProviderFileData {
+  if (isFileData(data)) {
+    if (data.type === "data" && typeof data.data === "string" && data.data.startsWith("data:")) return fromUrl(new URL(data.data));
+    if (data.type === "url" && data.url instanceof URL) return fromUrl(data.url, data.originalUrl as string | undefined);
+    return { data };
   }
-  if (isFileData(bytes)) return bytes;
-  if (bytes instanceof URL) return { type: "url", url: bytes };
-  if (typeof bytes === "string" || ArrayBuffer.isView(bytes)) return { type: "data", data: bytes };
+  if (data instanceof URL) return fromUrl(data);
+  if (typeof data === "string") {
+    // A URL in text (https:, data:), else base64 (its alphabet has no ":", so it never parses as one).
+    if (URL.canParse(data)) {
+      const url = new URL(data);
+      return fromUrl(url, url.href === data ? undefined : data);
+    }
+    return { data: { type: "data", data } };
+  }
+  if (data instanceof ArrayBuffer) return { data: { type: "data", data: new Uint8Array(data) } };
+  if (ArrayBuffer.isView(data)) return { data: { type: "data", data } };
   // A provider reference ({ openai: "file-…" }).
-  return { type: "reference", reference: bytes };
+  return { data: { type: "reference", reference: data } };
+}
+
+/** The part's data in the version's shape: v4 tags it, v3 takes the bytes, base64 text or URL itself. */
+function fileData(data: unknown, version: ProviderPromptVersion): ProviderFileData {
+  const tagged = taggedData(data);
+  if (version === "v4") return tagged;
+  const { type } = tagged.data;
+  if (type === "data") return { ...tagged, data: tagged.data.data as Part };
+  if (type === "url") return { ...tagged, data: tagged.data.url as Part };
+  return tagged;
 }
 
 /** Leaves out keys whose value is undefined, so a converted part equals the one `ai` would send. */
@@ -38,10 +68,10 @@ function defined(part: Part): Part {
 }
 
 function filePart(part: Part, version: ProviderPromptVersion): Part {
-  if (part.type === "image") {
-    return defined({ type: "file", data: fileData(part.image, version), mediaType: part.mediaType ?? "image", providerOptions: part.providerOptions });
-  }
-  return defined({ ...part, data: fileData(part.data, version) });
+  const image = part.type === "image";
+  const { data, mediaType } = fileData(image ? part.image : part.data, version);
+  const { image: _image, ...rest } = part;
+  return defined({ ...rest, type: "file", data, mediaType: mediaType ?? part.mediaType ?? (image ? "image" : undefined) });
 }
 
 function toolResultOutput(output: unknown, version: ProviderPromptVersion): unknown {

@@ -6,10 +6,12 @@ import type { ProviderPrompt } from "../provider-prompt.js";
 
 export type ScriptedReply = { readonly text: string } | { readonly toolCall: { readonly id: string; readonly name: string; readonly input: unknown } };
 
-const usage = {
-  inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 10, text: 10, reasoning: undefined },
-};
+function usageOf(inputTokens: number) {
+  return {
+    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 10, text: 10, reasoning: undefined },
+  };
+}
 
 export interface ScriptedModel {
   readonly model: MockLanguageModelV4;
@@ -17,7 +19,11 @@ export interface ScriptedModel {
   readonly prompts: ProviderPrompt[];
 }
 
-export function scriptedModel(script: ReadonlyArray<ScriptedReply>, modelId = "gpt-4o"): ScriptedModel {
+/**
+ * `inputTokens` says what the model reports as the call's input tokens (as a provider counts them);
+ * default 100.
+ */
+export function scriptedModel(script: ReadonlyArray<ScriptedReply>, modelId = "gpt-4o", inputTokens: (prompt: ProviderPrompt) => number = () => 100): ScriptedModel {
   const prompts: ProviderPrompt[] = [];
   const next = (prompt: ProviderPrompt): ScriptedReply => {
     prompts.push(prompt);
@@ -28,6 +34,7 @@ export function scriptedModel(script: ReadonlyArray<ScriptedReply>, modelId = "g
     provider: "mock.chat",
     doGenerate: async ({ prompt }) => {
       const reply = next(prompt);
+      const usage = usageOf(inputTokens(prompt));
       if ("text" in reply) return { content: [{ type: "text", text: reply.text }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
       const { id, name, input } = reply.toolCall;
       return {
@@ -39,6 +46,7 @@ export function scriptedModel(script: ReadonlyArray<ScriptedReply>, modelId = "g
     },
     doStream: async ({ prompt }) => {
       const reply = next(prompt);
+      const usage = usageOf(inputTokens(prompt));
       const finish = { type: "finish" as const, usage, finishReason: "text" in reply ? { unified: "stop" as const, raw: "stop" } : { unified: "tool-calls" as const, raw: "tool_calls" } };
       const body =
         "text" in reply
