@@ -183,6 +183,19 @@ describe("budget from the model", () => {
     expect(infos[0]).toMatchObject({ modelId: "team-proxy/fast", countedAs: "gpt-4o-mini", maxTokens: 128_000 });
   });
 
+  test("a newest message that alone does not fit is cut to its head and tail, reported; without compression the step stops with a BudgetExceededError", async () => {
+    const { model, prompts } = scriptedModel([{ text: "Hi." }]);
+    const context = createAiSdkContext({ maxTokens: 1_000, reserveOutputTokens: 200 });
+    await generateText({ model, prompt: "word ".repeat(5_000), prepareStep: context.prepareStep });
+    expect(context.lastBuild!.tokenCount).toBeLessThanOrEqual(800);
+    expect(context.lastBuild!.report.entries[0]).toMatchObject({ id: "msg-0", decision: "truncated" });
+
+    const strict = createAiSdkContext({ maxTokens: 1_000, reserveOutputTokens: 200, compression: false });
+    const failure = await generateText({ model, prompt: "word ".repeat(5_000), prepareStep: strict.prepareStep }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: "BUDGET_EXCEEDED", available: 800 });
+    expect(prompts).toHaveLength(1);
+  });
+
   test("the tools option counts the tool definitions prepareStep is not shown", async () => {
     const { model } = scriptedModel([{ text: "Hi." }, { text: "Hi." }]);
     const counts: number[] = [];
