@@ -13,4 +13,8 @@ describe("ctxpipeTrimMessages", () => {
     const counter = (list: BaseMessage[]) => list.length;
     expectTypeOf(ctxpipeTrimMessages).toBeCallableWith([], { maxTokens: 1000, tokenCounter: counter, strategy: "last", includeSystem: true, startOn: "human" });
   });
+
+  test("given the options alone, returns what trimMessages(options) does: a Runnable", () => {
+    expectTypeOf(ctxpipeTrimMessages({ maxTokens: 1000 })).toEqualTypeOf(trimMessages({ maxTokens: 1000, tokenCounter: () => 0 }));
+  });
 });

@@ -1,7 +1,7 @@
 import { BudgetExceededError, PluginOptionsError } from "@ctxpipe/core";
 import { createTokenizer, UnknownModelError } from "@ctxpipe/tokenizers";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from "@langchain/core/messages";
-import { countTokensApproximately } from "langchain";
+import { countTokensApproximately, fakeModel } from "langchain";
 import { describe, expect, test } from "vitest";
 import { strictRequestProblems } from "../__fixtures__/strict-request-check.js";
 import { countLangChainTokens } from "../renderer/count-langchain-tokens.js";
@@ -117,5 +117,15 @@ describe("ctxpipeTrimMessages", () => {
     const failure = ctxpipeTrimMessages(agentHistory(), options as never);
     await expect(failure).rejects.toBeInstanceOf(error);
     await expect(failure).rejects.toThrow(message);
+  });
+
+  test("given the options alone, it is a Runnable for chains, as trimMessages(options) is", async () => {
+    const model = fakeModel().respond(new AIMessage("Rome has more museums open on Mondays."));
+    const chain = ctxpipeTrimMessages({ maxTokens: 10_000, model: "gpt-4o" }).pipe(model);
+    const history = agentHistory();
+    const reply = await chain.invoke(history);
+    expect(reply.text).toBe("Rome has more museums open on Mondays.");
+    expect(strictRequestProblems(model.calls[0]!.messages)).toEqual([]);
+    expect(model.calls[0]!.messages).toEqual(await ctxpipeTrimMessages(history, { maxTokens: 10_000, model: "gpt-4o" }));
   });
 });

@@ -6,6 +6,7 @@ import type { CompressionPluginOptions } from "@ctxpipe/compression";
 import { type BuildReport, type BuildResult, type Pipeline, PluginOptionsError, SYSTEM_PROMPT_ID, type Tokenizer, type ToolDefinitionInput } from "@ctxpipe/core";
 import type { EncodingName } from "@ctxpipe/tokenizers";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { type Runnable, RunnableLambda } from "@langchain/core/runnables";
 import { createLangChainPipeline } from "../counting/default-pipeline.js";
 import { resolveCounting } from "../counting/resolve-counting.js";
 import { importLangChainMessages } from "../messages/import-langchain-messages.js";
@@ -150,7 +151,18 @@ export async function ctxpipeTrimMessagesWithReport(messages: ReadonlyArray<Base
  * A drop-in for trimMessages(messages, { maxTokens, tokenCounter, strategy: "last" }): returns the
  * messages to send, the system message first, within maxTokens, with every tool call next to its
  * results. The input is never changed. Throws BudgetExceededError when the newest turn alone does not fit.
+ * Given the options alone, returns a Runnable for chains, as trimMessages(options) does.
  */
-export async function ctxpipeTrimMessages(messages: ReadonlyArray<BaseMessage>, options: CtxpipeTrimOptions): Promise<BaseMessage[]> {
-  return (await ctxpipeTrimMessagesWithReport(messages, options)).messages;
+export function ctxpipeTrimMessages(options: CtxpipeTrimOptions): Runnable<BaseMessage[], BaseMessage[]>;
+export function ctxpipeTrimMessages(messages: ReadonlyArray<BaseMessage>, options: CtxpipeTrimOptions): Promise<BaseMessage[]>;
+export function ctxpipeTrimMessages(
+  messagesOrOptions: ReadonlyArray<BaseMessage> | CtxpipeTrimOptions,
+  options?: CtxpipeTrimOptions,
+): Promise<BaseMessage[]> | Runnable<BaseMessage[], BaseMessage[]> {
+  if (!Array.isArray(messagesOrOptions)) {
+    const given = messagesOrOptions as CtxpipeTrimOptions;
+    checkOptions(given);
+    return RunnableLambda.from(async (messages: BaseMessage[]) => (await ctxpipeTrimMessagesWithReport(messages, given)).messages).withConfig({ runName: "ctxpipeTrimMessages" });
+  }
+  return ctxpipeTrimMessagesWithReport(messagesOrOptions as ReadonlyArray<BaseMessage>, options as CtxpipeTrimOptions).then((result) => result.messages);
 }
