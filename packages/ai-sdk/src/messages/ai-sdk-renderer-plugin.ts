@@ -1,12 +1,12 @@
 // Renderer for the Vercel AI SDK, registered under the renderer name "ai-sdk": the items become
 // `{ system, messages: ModelMessage[] }`, ready for generateText, streamText or an agent's prepareStep.
 // It also checks every request it renders against aiSdkRules (validateRequest).
-import { checkRules, type Item, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE, type Tokenizer } from "@ctxpipe/core";
+import { checkRules, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE, type Tokenizer } from "@ctxpipe/core";
 import { z } from "zod";
 import type { AiSdkRequest } from "./ai-sdk-request.js";
 import { aiSdkRules } from "./ai-sdk-rules.js";
 import { AI_SDK_REPLY_PRIMING, countAiSdkContentTokens, countAiSdkMessageFraming, countAiSdkToolTokens } from "./count-ai-sdk-tokens.js";
-import { type RenderedModelMessages, renderModelMessages } from "./render-model-messages.js";
+import { type AiSdkRenderCache, type RenderedModelMessages, renderModelMessages } from "./render-model-messages.js";
 import "./renderer-output-map.js";
 
 const PLUGIN_NAME = "AiSdkRendererPlugin";
@@ -25,9 +25,10 @@ export type AiSdkRendererPluginOptions = z.input<typeof aiSdkRendererPluginOptio
 export class AiSdkRendererPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof aiSdkRendererPluginOptionsSchema>;
-  // What an item adds is a pure function of the item, so its token count is cached per item: an agent
-  // loop's rebuild counts only the new items, not the whole history again.
-  readonly #itemTokens = new WeakMap<Tokenizer, WeakMap<Item, number>>();
+  // What an item renders to is cached per item, and its token count per rendered content: an agent
+  // loop's rebuild renders and counts only the new items, not the whole history again.
+  readonly #rendered: AiSdkRenderCache = new WeakMap();
+  readonly #contentTokens = new WeakMap<Tokenizer, WeakMap<object, number>>();
 
   constructor(options: AiSdkRendererPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, aiSdkRendererPluginOptionsSchema, options);
@@ -35,20 +36,20 @@ export class AiSdkRendererPlugin implements PipelinePlugin {
 
   /** The request's tokens, counted as countAiSdkRequestTokens counts them, with each item's share cached. */
   #count(rendered: RenderedModelMessages, tokenizer: Tokenizer): number {
-    let cache = this.#itemTokens.get(tokenizer);
+    let cache = this.#contentTokens.get(tokenizer);
     if (cache === undefined) {
       cache = new WeakMap();
-      this.#itemTokens.set(tokenizer, cache);
+      this.#contentTokens.set(tokenizer, cache);
     }
     let total = AI_SDK_REPLY_PRIMING;
     if (rendered.system !== undefined) total += countAiSdkMessageFraming("system", tokenizer) + tokenizer.count(rendered.system);
     for (const message of rendered.messages) total += countAiSdkMessageFraming(message.role, tokenizer);
     for (const part of rendered.parts) {
       if ("system" in part) continue;
-      let tokens = cache.get(part.item);
+      let tokens = cache.get(part.content);
       if (tokens === undefined) {
         tokens = countAiSdkContentTokens(part.content.content, tokenizer);
-        cache.set(part.item, tokens);
+        cache.set(part.content, tokens);
       }
       total += tokens;
     }
@@ -58,7 +59,7 @@ export class AiSdkRendererPlugin implements PipelinePlugin {
   apply(pipeline: PluginHost): void {
     const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
     pipeline.hooks.render.for("ai-sdk").tap(tap, (items, context) => {
-      const rendered = renderModelMessages(items, { laterSystemMessages: this.#options.laterSystemMessages });
+      const rendered = renderModelMessages(items, { laterSystemMessages: this.#options.laterSystemMessages, cache: this.#rendered });
       for (const { item, reason } of rendered.dropped) context.report.drop(item, reason);
       for (const { item, reason } of rendered.repaired) context.report.repair(item, reason);
       const request: AiSdkRequest = rendered.system === undefined ? { messages: rendered.messages } : { system: rendered.system, messages: rendered.messages };

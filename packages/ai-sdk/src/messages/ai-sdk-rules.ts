@@ -6,33 +6,73 @@
 import { commonRequestRules, isBlank, type Rule, type RuleViolationInput } from "@ctxpipe/core";
 import { describeValue, isRecord } from "./read-model-content.js";
 
-interface PartView {
+/** A part of a message; its path is built only when a violation asks for it. */
+class PartView {
   readonly fields: Record<string, unknown>;
-  readonly path: string;
+  readonly messageIndex: number;
+  /** Position in the content array; undefined for string content. */
+  readonly position: number | undefined;
+
+  constructor(fields: Record<string, unknown>, messageIndex: number, position: number | undefined) {
+    this.fields = fields;
+    this.messageIndex = messageIndex;
+    this.position = position;
+  }
+
+  get path(): string {
+    return this.position === undefined ? `messages[${this.messageIndex}].content` : `messages[${this.messageIndex}].content[${this.position}]`;
+  }
 }
 
 interface MessageView {
   readonly index: number;
+  readonly message: unknown;
   readonly role: unknown;
   readonly content: unknown;
+  readonly contentLength: number;
   readonly parts: ReadonlyArray<PartView>;
+}
+
+// Views are kept per message object and per messages array, and used again while what they were made
+// from is unchanged: every rule reads the same request, and an agent's next request shares most of
+// its messages with the last one (the renderer reuses them).
+const messageViews = new WeakMap<object, MessageView>();
+const listViews = new WeakMap<object, ReadonlyArray<MessageView>>();
+
+const contentLengthOf = (content: unknown) => (Array.isArray(content) ? content.length : -1);
+
+function isFresh(view: MessageView | undefined, message: unknown, index: number): view is MessageView {
+  if (view === undefined || view.message !== message || view.index !== index || !isRecord(message)) return false;
+  return view.role === message.role && view.content === message.content && view.contentLength === contentLengthOf(message.content);
+}
+
+function viewOf(message: unknown, index: number): MessageView {
+  const known = isRecord(message) ? messageViews.get(message) : undefined;
+  if (isFresh(known, message, index)) return known;
+  const fields = isRecord(message) ? message : {};
+  const content = fields.content;
+  const parts: PartView[] = [];
+  if (typeof content === "string") parts.push(new PartView({ type: "text", text: content }, index, undefined));
+  else if (Array.isArray(content)) {
+    for (let position = 0; position < content.length; position++) {
+      const part: unknown = content[position];
+      parts.push(new PartView(isRecord(part) ? part : {}, index, position));
+    }
+  }
+  const view = { index, message, role: fields.role, content, contentLength: contentLengthOf(content), parts };
+  if (isRecord(message)) messageViews.set(message, view);
+  return view;
 }
 
 /** The request's messages, each with its parts (string content reads as one text part). */
 function messagesOf(request: unknown): ReadonlyArray<MessageView> {
   if (!isRecord(request) || !Array.isArray(request.messages)) return [];
-  return request.messages.map((message: unknown, index): MessageView => {
-    const fields = isRecord(message) ? message : {};
-    const content = fields.content;
-    const parts: PartView[] = [];
-    if (typeof content === "string") parts.push({ fields: { type: "text", text: content }, path: `messages[${index}].content` });
-    else if (Array.isArray(content)) {
-      content.forEach((part: unknown, position) => {
-        parts.push({ fields: isRecord(part) ? part : {}, path: `messages[${index}].content[${position}]` });
-      });
-    }
-    return { index, role: fields.role, content, parts };
-  });
+  const list: unknown[] = request.messages;
+  const known = listViews.get(list);
+  if (known !== undefined && known.length === list.length && known.every((view, index) => isFresh(view, list[index], index))) return known;
+  const views = list.map(viewOf);
+  listViews.set(list, views);
+  return views;
 }
 
 const at = (message: MessageView, path: string): Pick<RuleViolationInput, "path" | "messageIndex"> => ({ path, messageIndex: message.index });

@@ -10,6 +10,7 @@ export { importModelMessages, type ImportModelMessagesOptions } from "./import-m
 export { type ImportUIMessagesOptions, importUIMessages, TOOL_CALL_DENIED_TEXT } from "./import-ui-messages.js";
 export {
   type AiSdkLaterSystemMessages,
+  type AiSdkRenderCache,
   type AiSdkRenderedPart,
   type RenderedModelMessages,
   type RenderModelMessagesOptions,

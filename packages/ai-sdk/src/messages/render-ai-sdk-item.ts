@@ -100,30 +100,35 @@ function sameValue(left: unknown, right: unknown): boolean {
 }
 
 /**
- * Whether imported content can be sent back as it is: not when a text part is blank (providers refuse
- * it) or any text is made only of invisible characters, and not when several text parts would send
- * the item's text in pieces (the item joins them; the request then carries the text as the item has it).
+ * Imported content as it was, but for its text: the item's text in one part, where the first text
+ * part was (with that part's provider options), or before the calls when there was none. The item
+ * joins a message's text parts, and may have been given other text by a stage; blank text parts
+ * and text made only of invisible characters are left out, since providers refuse them.
  */
-function sendableAsImported(content: ReadonlyArray<unknown>): boolean {
-  let textParts = 0;
+function withTextMerged<Part>(content: ReadonlyArray<Part>, text: string): Part[] {
+  const parts: Part[] = [];
+  let placed = false;
   for (const part of content) {
-    if (!isRecord(part) || typeof part.text !== "string") continue;
+    if (!isRecord(part)) continue;
     if (part.type === "text") {
-      textParts++;
-      if (isBlank(part.text)) return false;
-    } else if (part.text.length > 0 && isBlank(part.text)) return false;
+      if (!placed && !isBlank(text)) parts.push(part.text === text ? part : ({ ...part, text } as Part));
+      placed = true;
+    } else if (!(part.type === "reasoning" && typeof part.text === "string" && part.text.length > 0 && isBlank(part.text))) parts.push(part);
   }
-  return content.length > 0 && textParts <= 1;
+  if (!placed && !isBlank(text)) {
+    const at = parts.findIndex((part) => isRecord(part) && (part.type === "tool-call" || part.type === "tool-result"));
+    parts.splice(at === -1 ? parts.length : at, 0, { type: "text", text } as Part);
+  }
+  return parts;
 }
 
 function renderUser(item: ItemOf<"user">): AiSdkItemContent | undefined {
   const extra = aiSdkExtraOf(item);
   const attachments = item.attachments ?? [];
-  if (Array.isArray(extra.content) && sendableAsImported(extra.content)) {
-    const read = readUserContent(extra.content, [], IGNORE_ISSUES);
-    if (read.text === item.text && sameValue(read.attachments, attachments)) {
-      return { role: "user", content: extra.content as UserContent, ...providerOptionsOf(extra) };
-    }
+  // While its attachments are the ones imported, the content goes back as it came, with the item's text.
+  if (Array.isArray(extra.content) && extra.content.length > 0 && sameValue(readUserContent(extra.content, [], IGNORE_ISSUES).attachments, attachments)) {
+    const parts = withTextMerged(extra.content as AiSdkUserPart[], item.text);
+    return parts.length === 0 ? undefined : { role: "user", content: parts, ...providerOptionsOf(extra) };
   }
   const parts: AiSdkUserPart[] = attachments.map(attachmentPart);
   for (const part of extra.parts ?? []) parts.push(part as AiSdkUserPart);
@@ -150,8 +155,9 @@ function attachmentPart(attachment: Attachment): AiSdkUserPart {
   return { type: "file", mediaType, data: { type: "reference", reference: { openai: attachment.fileId ?? "", anthropic: attachment.fileId ?? "" } }, ...filename };
 }
 
-function sameCalls(item: ItemOf<"assistant">, read: ReturnType<typeof readAssistantContent>): boolean {
-  if (read.text !== item.text || read.toolCalls.length !== item.toolCalls.length) return false;
+/** Whether the item still has the calls and reasoning it was imported with (its text may differ). */
+function sameCallsAndReasoning(item: ItemOf<"assistant">, read: ReturnType<typeof readAssistantContent>): boolean {
+  if (read.toolCalls.length !== item.toolCalls.length) return false;
   for (let index = 0; index < read.toolCalls.length; index++) {
     const call = item.toolCalls[index];
     const before = read.toolCalls[index];
@@ -168,11 +174,10 @@ function renderAssistant(item: ItemOf<"assistant">): AiSdkItemContent | undefine
     return extra.approvalResponses.length === 0 ? undefined : { role: "tool", content: extra.approvalResponses as AiSdkToolPart[], ...providerOptionsOf(extra) };
   }
   const original = Array.isArray(extra.content) ? (extra.content as ReadonlyArray<AiSdkAssistantPart>) : [];
-  if (sendableAsImported(original)) {
-    const read = readAssistantContent(original, [], IGNORE_ISSUES);
-    if (sameCalls(item, read) && (!isBlank(read.text) || read.toolCalls.length > 0 || read.parts.length > 0)) {
-      return { role: "assistant", content: original, ...providerOptionsOf(extra) };
-    }
+  // While its calls and reasoning are the ones imported, the content goes back as it came, with the item's text.
+  if (original.length > 0 && sameCallsAndReasoning(item, readAssistantContent(original, [], IGNORE_ISSUES))) {
+    const parts = withTextMerged(original, item.text);
+    return parts.some((part) => part.type !== "reasoning") ? { role: "assistant", content: parts, ...providerOptionsOf(extra) } : undefined;
   }
   const parts: AiSdkAssistantPart[] = [];
   // Reasoning first, as the model produced it; provider options come back from the part it was read from.

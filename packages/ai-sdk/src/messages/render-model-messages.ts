@@ -18,7 +18,15 @@ export type AiSdkLaterSystemMessages = "system" | "user";
 
 export interface RenderModelMessagesOptions {
   readonly laterSystemMessages?: AiSdkLaterSystemMessages;
+  /**
+   * Remembers what each item rendered to, so that rendering the same item objects again (an agent's
+   * next step) does no work for them. Keep one per renderer; the renderer plugin keeps its own.
+   */
+  readonly cache?: AiSdkRenderCache;
 }
+
+/** What items rendered to, per item object; a result is kept with the tool name it was rendered with. */
+export type AiSdkRenderCache = WeakMap<Item, { readonly toolName: string | undefined; readonly content: AiSdkItemContent | undefined }>;
 
 /** One item as it reached the request: in `system`, or in the message at messageIndex. */
 export type AiSdkRenderedPart = { readonly item: Item; readonly system: string } | { readonly item: Item; readonly content: AiSdkItemContent; readonly messageIndex: number };
@@ -46,17 +54,43 @@ function dropReason(item: Item): string {
   return "nothing to send: its text is blank";
 }
 
-/** The message an item's content opens, or undefined when it joins the tool message before it. */
+// The message each item's content makes, kept per content object: with the renderer's cache, the same
+// item gives the same content and so the same message, which the rule checks then know already.
+// Frozen, with its content array, so that a caller cannot change a message a later build sends again.
+const messageOf = new WeakMap<AiSdkItemContent, ModelMessage>();
+
+function messageFor(content: AiSdkItemContent): ModelMessage {
+  const known = messageOf.get(content);
+  if (known !== undefined) return known;
+  const options = content.providerOptions === undefined ? {} : { providerOptions: content.providerOptions };
+  let message: ModelMessage;
+  if (content.role === "user") message = { role: "user", content: typeof content.content === "string" ? content.content : Object.freeze([...content.content]) as never, ...options };
+  else if (content.role === "assistant") message = { role: "assistant", content: Object.freeze([...content.content]) as never, ...options };
+  else message = { role: "tool", content: Object.freeze([...content.content]) as never, ...options };
+  Object.freeze(message);
+  messageOf.set(content, message);
+  return message;
+}
+
+/** Adds an item's content: a message of its own, or joined to the tool message before it (a new message then). */
 function append(messages: ModelMessage[], content: AiSdkItemContent): void {
   const last = messages.at(-1);
   if (content.role === "tool" && last?.role === "tool") {
-    last.content.push(...content.content);
+    messages[messages.length - 1] = Object.freeze({ ...last, content: Object.freeze([...last.content, ...content.content]) as never });
     return;
   }
-  const options = content.providerOptions === undefined ? {} : { providerOptions: content.providerOptions };
-  if (content.role === "user") messages.push({ role: "user", content: typeof content.content === "string" ? content.content : [...content.content], ...options });
-  else if (content.role === "assistant") messages.push({ role: "assistant", content: [...content.content], ...options });
-  else messages.push({ role: "tool", content: [...content.content], ...options });
+  messages.push(messageFor(content));
+}
+
+/** The item's content, from the cache when it was rendered before with the same tool name (for a result). */
+function renderCached(item: Item, toolNameOf: (callId: string) => string | undefined, cache: AiSdkRenderCache | undefined): AiSdkItemContent | undefined {
+  if (cache === undefined) return renderAiSdkItem(item, toolNameOf);
+  const toolName = item.type === "tool-result" ? toolNameOf(item.callId) : undefined;
+  const known = cache.get(item);
+  if (known !== undefined && known.toolName === toolName) return known.content;
+  const content = renderAiSdkItem(item, toolNameOf);
+  cache.set(item, { toolName, content });
+  return content;
 }
 
 export function renderModelMessages(items: ReadonlyArray<Item>, options: RenderModelMessagesOptions = {}): RenderedModelMessages {
@@ -85,7 +119,7 @@ export function renderModelMessages(items: ReadonlyArray<Item>, options: RenderM
     }
     leading = false;
     if (item.type === "assistant") for (const call of item.toolCalls) toolNames.set(call.id, call.name);
-    const content = renderAiSdkItem(item, toolNameOf);
+    const content = renderCached(item, toolNameOf, options.cache);
     if (content === undefined) {
       dropped.push({ item, reason: dropReason(item) });
       continue;
