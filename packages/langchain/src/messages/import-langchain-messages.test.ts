@@ -178,6 +178,15 @@ describe("importLangChainMessages", () => {
     expect(moved[0]!.id).toBe("lc-0");
   });
 
+  test("the same message object twice, even without an id, is one item twice: the pipeline sends it once", async () => {
+    const question = new HumanMessage("What changed?");
+    const items = importLangChainMessages([question, new AIMessage("Nothing."), question]);
+    expect(items[2]).toBe(items[0]);
+    const result = await createPipeline().build(items);
+    expect(result.request.messages.map((message) => message.content)).toEqual(["What changed?", "Nothing.", "Continue."]);
+    expect(result.report.entries[2]).toMatchObject({ id: "lc-0", decision: "dropped" });
+  });
+
   test("never changes the messages", () => {
     const message = new AIMessage({ id: "a", content: [{ type: "text", text: "x" }], tool_calls: [{ id: "c", name: "f", args: { a: 1 } }], additional_kwargs: { k: 1 } });
     const before = JSON.stringify(message);

@@ -78,11 +78,20 @@ export function importLangChainMessages(messages: ReadonlyArray<unknown>, option
   const issues: InputIssue[] = [];
   // Tool messages may leave out the tool name: it is found through the call they answer.
   const toolNames = new Map<string, string>();
+  // The same message object twice in one list (a double write) is the same item twice: one id, so the
+  // pipeline sends it once and reports the copy, even when the id came from the position.
+  const seen = new Map<object, ItemInput>();
   for (let index = 0; index < messages.length; index++) {
     const message: unknown = messages[index];
+    const again = isRecord(message) ? seen.get(message) : undefined;
+    if (again !== undefined) {
+      items.push(again);
+      continue;
+    }
     const known = isRecord(message) ? remembered.get(message) : undefined;
     if (known !== undefined && known.idPrefix === idPrefix && (known.index === index || langChainExtraIdFromPosition(known.item) !== true)) {
       rememberCalls(known.item, toolNames);
+      seen.set(message as object, known.item);
       items.push(known.item);
       continue;
     }
@@ -91,7 +100,10 @@ export function importLangChainMessages(messages: ReadonlyArray<unknown>, option
       issues.push(...read.issues);
       continue;
     }
-    if (isRecord(message)) remembered.set(message, { idPrefix, index, item: read.item });
+    if (isRecord(message)) {
+      remembered.set(message, { idPrefix, index, item: read.item });
+      seen.set(message, read.item);
+    }
     rememberCalls(read.item, toolNames);
     items.push(read.item);
   }
