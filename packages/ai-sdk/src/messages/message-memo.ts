@@ -28,23 +28,19 @@ export class MessageMemo {
 }
 
 /**
- * Freezes what the importer made for an item (the item, its arrays and records), never the caller's
- * own objects kept inside it: an item handed out again must not be changed by whoever got it first.
+ * Freezes what the importer made for an item (the item, its arrays and their entries, its metadata
+ * and the record under metadata.extra), never the caller's own objects kept inside that record: an
+ * item handed out again must not be changed by whoever got it first.
  */
 export function freezeItem(item: Item): Item {
-  const visit = (value: unknown, depth: number) => {
-    if (typeof value !== "object" || value === null || depth > 3) return;
-    Object.freeze(value);
-  };
   for (const value of Object.values(item)) {
-    if (Array.isArray(value)) {
-      for (const entry of value) visit(entry, 0);
-      Object.freeze(value);
-    }
+    if (!Array.isArray(value)) continue;
+    for (const entry of value) Object.freeze(entry);
+    Object.freeze(value);
   }
   const extra = item.metadata.extra;
   if (extra !== undefined) {
-    for (const value of Object.values(extra)) if (typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) Object.freeze(value);
+    for (const value of Object.values(extra)) if (typeof value === "object" && value !== null) Object.freeze(value);
     Object.freeze(extra);
   }
   Object.freeze(item.metadata);
