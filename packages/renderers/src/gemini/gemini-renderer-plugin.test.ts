@@ -34,6 +34,59 @@ describe("GeminiRendererPlugin", () => {
   });
 });
 
+describe("GeminiRendererPlugin with a cached content", () => {
+  const tools = [{ name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }];
+  const CACHE = "cachedContents/conversation-42";
+  const DROPPED =
+    "not sent: the request uses a cached content (cachedContent), which must hold the system instruction itself; Gemini refuses a request that sets both";
+
+  test("renders a cached request (golden file): the cache named, the system instruction and tools left to it", async () => {
+    const result = await buildWith([new GeminiRendererPlugin({ cachedContent: CACHE })], toolLoopFixture(), { renderer: "gemini", system: "Be brief.", model: "gemini-2.5-flash", tools, validation: "throw" });
+    await expect(`${JSON.stringify(result.request, null, 2)}\n`).toMatchFileSnapshot("__fixtures__/tool-loop-cached.gemini.json");
+    expect(result.request.config).toEqual({ cachedContent: CACHE });
+    expect(checkRules(geminiRules, result.request, { model: "gemini-2.5-flash" })).toEqual([]);
+    // Nothing is left out silently: the system prompt and the tools are named in a warning.
+    expect(result.report.warnings).toContain(
+      `[GeminiRendererPlugin] the system instruction and the 1 tool definitions not sent: the request uses the cached content ${CACHE}, which must hold them`,
+    );
+    // Only what is sent is counted.
+    expect(result.tokenCount).toBe(countGeminiTokens(result.request, wordTokenizer));
+  });
+
+  test("a system prompt left to the cached content is named in a warning, and a later system message moved there is reported dropped", async () => {
+    const items: ItemInput[] = [{ id: "s", type: "system", text: "Be brief." }, ...toolLoopFixture(), { id: "s2", type: "system", text: "Answer in French." }, { id: "u2", type: "user", text: "Go on." }];
+    const result = await buildWith(gemini, items, { renderer: "gemini", cachedContent: CACHE, includeSystemPrompt: true });
+    expect(JSON.stringify(result.request)).not.toContain("Be brief.");
+    expect(JSON.stringify(result.request)).not.toContain("Answer in French.");
+    expect(result.report.entries.find((entry) => entry.id === "s2")).toMatchObject({ decision: "dropped", stage: "render", reason: DROPPED });
+    expect(result.report.warnings).toContain(`[GeminiRendererPlugin] the system instruction not sent: the request uses the cached content ${CACHE}, which must hold it`);
+  });
+
+  test("the build's cachedContent wins over the renderer's; without either, nothing is added", async () => {
+    const plugin = new GeminiRendererPlugin({ cachedContent: "cachedContents/app-wide" });
+    const fromBuild = await buildWith([plugin], toolLoopFixture(), { renderer: "gemini", cachedContent: CACHE });
+    expect(fromBuild.request.config?.cachedContent).toBe(CACHE);
+    const plain = await buildWith(gemini, toolLoopFixture(), { renderer: "gemini", system: "Be brief.", tools });
+    expect(plain.request.config).not.toHaveProperty("cachedContent");
+    expect(plain.request.config?.systemInstruction).toEqual({ parts: [{ text: "Be brief." }] });
+  });
+
+  test("a name that is not a cached content's is refused, naming the option", async () => {
+    expect(() => new GeminiRendererPlugin({ cachedContent: "conversation-42" })).toThrow(/cachedContent/);
+    await expect(buildWith(gemini, toolLoopFixture(), { renderer: "gemini", cachedContent: "my cache" })).rejects.toThrow(/cachedContent \(build option\)/);
+  });
+
+  test("report.cache counts what the next request can reuse: switching the cached content breaks at the system part", async () => {
+    const pipeline = createPipeline({ plugins: [new GeminiRendererPlugin()] });
+    const options = { renderer: "gemini", tokenizer: wordTokenizer } as const;
+    const first = await pipeline.build(toolLoopFixture(), { ...options, cachedContent: CACHE });
+    const same = await pipeline.build(toolLoopFixture(), { ...options, cachedContent: CACHE });
+    expect(same.report.cache).toMatchObject({ breaksAt: undefined, reusableTokens: first.tokenCount, previousTokens: first.tokenCount });
+    const other = await pipeline.build(toolLoopFixture(), { ...options, cachedContent: "cachedContents/other" });
+    expect(other.report.cache).toMatchObject({ breaksAt: "system", reusableTokens: 0 });
+  });
+});
+
 describe("GeminiRendererPlugin in the pipeline", () => {
   test("reports the thinking item it leaves out", async () => {
     const result = await buildWith(gemini, everyItemTypeFixture(), { renderer: "gemini" });

@@ -1,8 +1,8 @@
 // Renderer for Google Gemini generateContent, registered under the renderer name "gemini": renders
 // the items as a GeminiRequest and checks it against the Gemini rule table.
-import { checkRules, type Item, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE, type Tokenizer } from "@ctxpipe/core";
+import { checkRules, type Item, PluginOptionsError, type PipelinePlugin, type PluginHost, parsePluginOptions, type RendererName, STAGE, type Tokenizer } from "@ctxpipe/core";
 import { z } from "zod";
-import { countGeminiPartsTokens, countGeminiTokens } from "./count-gemini-tokens.js";
+import { countGeminiPartsTokens, countGeminiTokens, GEMINI_TOKENS_PER_CONTENT } from "./count-gemini-tokens.js";
 import type { GeminiPart, GeminiRequest } from "./gemini-request.js";
 import { geminiRules } from "./gemini-rules.js";
 import { renderGeminiContents } from "./render-gemini-contents.js";
@@ -11,7 +11,19 @@ declare module "@ctxpipe/core" {
   interface RendererOutputMap {
     gemini: GeminiRequest;
   }
+  interface BuildOptions<R extends RendererName = RendererName> {
+    /**
+     * For the "gemini" renderer: the name of a cached content ("cachedContents/…") made with the
+     * system prompt and tools, sent as config.cachedContent. Overrides the renderer's option.
+     */
+    cachedContent?: string;
+  }
 }
+
+/** A cached content's resource name: "cachedContents/ID", or a Vertex AI path ending with it. */
+const cachedContentSchema = z.string().regex(/(^|\/)cachedContents\/[^/\s]+$/u, 'must be a cached content\'s name, "cachedContents/<id>"');
+const DROPPED_FOR_CACHE =
+  "not sent: the request uses a cached content (cachedContent), which must hold the system instruction itself; Gemini refuses a request that sets both";
 
 const PLUGIN_NAME = "GeminiRendererPlugin";
 
@@ -27,6 +39,12 @@ const geminiRendererPluginOptionsSchema = z.strictObject({
    * which keeps the prompt cache when an agent loop adds one every turn.
    */
   laterSystemMessages: z.enum(["system", "user"]).default("system"),
+  /**
+   * Explicit context caching: the name of a cached content made beforehand with the system prompt
+   * and tools ("cachedContents/…"). The request then names it and leaves its own system instruction
+   * and tools out, as Gemini requires. Without it nothing is added: Gemini caches shared prefixes by itself.
+   */
+  cachedContent: cachedContentSchema.optional(),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
@@ -64,8 +82,17 @@ export class GeminiRendererPlugin implements PipelinePlugin {
       for (const { item, reason } of rendered.repaired) context.report.repair(item, reason);
 
       const request: GeminiRequest = context.model === undefined ? { contents: rendered.contents } : { model: context.model, contents: rendered.contents };
-      if (rendered.systemInstruction !== undefined) request.config = { systemInstruction: rendered.systemInstruction };
-      if (context.tools.length > 0) {
+      const cachedContent = this.#cachedContent(context.options.cachedContent);
+      if (cachedContent !== undefined) {
+        // The cached content holds the system instruction and tools: the request names it and sends neither.
+        request.config = { cachedContent };
+        const sentInContents = new Set(rendered.messageIndexById.keys());
+        for (const { item } of rendered.itemParts) if (!sentInContents.has(item.id)) context.report.drop(item, DROPPED_FOR_CACHE);
+        const left = [rendered.systemInstruction === undefined ? "" : "the system instruction", context.tools.length === 0 ? "" : `the ${context.tools.length} tool definitions`].filter((part) => part !== "");
+        if (left.length > 0) context.warn(`${left.join(" and ")} not sent: the request uses the cached content ${cachedContent}, which must hold ${left.length > 1 || context.tools.length > 0 ? "them" : "it"}`);
+      }
+      if (rendered.systemInstruction !== undefined && cachedContent === undefined) request.config = { systemInstruction: rendered.systemInstruction };
+      if (context.tools.length > 0 && cachedContent === undefined) {
         const functionDeclarations = context.tools.map((tool) =>
           tool.description === undefined ? { name: tool.name, parametersJsonSchema: tool.parameters } : { name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters },
         );
@@ -73,8 +100,14 @@ export class GeminiRendererPlugin implements PipelinePlugin {
       }
 
       let partTokens = 0;
+      let systemTokens = 0;
+      // Parts' tokens per content, for report.cache; the turn markers are added below.
+      const contentTokens = rendered.contents.map(() => GEMINI_TOKENS_PER_CONTENT);
       const cache = this.#cacheFor(context.tokenizer);
       for (const { item, parts } of rendered.itemParts) {
+        const contentIndex = rendered.messageIndexById.get(item.id);
+        // With a cached content the system instruction is not sent, so it is not counted.
+        if (cachedContent !== undefined && contentIndex === undefined) continue;
         const key = cacheKeyOf(parts);
         let cached = cache.get(item);
         if (cached === undefined || cached.key !== key) {
@@ -82,14 +115,26 @@ export class GeminiRendererPlugin implements PipelinePlugin {
           cache.set(item, cached);
         }
         partTokens += cached.tokens;
+        if (contentIndex === undefined) systemTokens += cached.tokens;
+        else contentTokens[contentIndex]! += cached.tokens;
       }
+      const tokenCount = countGeminiTokens(request, context.tokenizer, partTokens);
+      const messagesBefore = [0];
+      for (const tokens of contentTokens) messagesBefore.push(messagesBefore.at(-1)! + tokens);
+      const system = request.config?.systemInstruction === undefined ? 0 : GEMINI_TOKENS_PER_CONTENT + systemTokens;
       return {
         request,
-        tokenCount: countGeminiTokens(request, context.tokenizer, partTokens),
+        tokenCount,
         // The system instruction counts as a message, as the system message does for other renderers.
-        messageCount: rendered.contents.length + (rendered.systemInstruction === undefined ? 0 : 1),
+        messageCount: rendered.contents.length + (request.config?.systemInstruction === undefined ? 0 : 1),
         messageIndexById: rendered.messageIndexById,
-        prefix: { tools: request.config?.tools, system: request.config?.systemInstruction, messages: request.contents },
+        // Gemini reads tools, then the system instruction (or the cached content that holds both), then contents.
+        prefix: {
+          tools: request.config?.tools,
+          system: cachedContent ?? request.config?.systemInstruction,
+          messages: request.contents,
+          tokens: { tools: tokenCount - system - messagesBefore.at(-1)!, system, messagesBefore },
+        },
       };
     });
 
@@ -106,6 +151,14 @@ export class GeminiRendererPlugin implements PipelinePlugin {
         });
       }
     });
+  }
+
+  /** The build's cachedContent, checked, else the renderer's. */
+  #cachedContent(fromBuild: unknown): string | undefined {
+    if (fromBuild === undefined) return this.#options.cachedContent;
+    const checked = cachedContentSchema.safeParse(fromBuild);
+    if (!checked.success) throw new PluginOptionsError(PLUGIN_NAME, `cachedContent (build option): ${checked.error.issues[0]?.message ?? "invalid"}, got ${JSON.stringify(fromBuild)}`);
+    return checked.data;
   }
 
   #cacheFor(tokenizer: Tokenizer): WeakMap<Item, CachedTokens> {

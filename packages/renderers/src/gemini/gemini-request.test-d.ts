@@ -23,6 +23,12 @@ describe("GeminiRequest", () => {
     expectTypeOf(parameters).toEqualTypeOf<GenerateContentParameters>();
   });
 
+  test("a request naming a cached content is still GenerateContentParameters", () => {
+    const cached: GeminiRequest & { model: string } = { model: "gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: "Hi." }] }], config: { cachedContent: "cachedContents/abc123" } };
+    expectTypeOf(cached).toExtend<GenerateContentParameters>();
+    expectTypeOf<NonNullable<GeminiRequest["config"]>["cachedContent"]>().toEqualTypeOf<string | undefined>();
+  });
+
   test('build(items, { renderer: "gemini" }) returns a BuildResult<GeminiRequest>', async () => {
     const pipeline = createPipeline({ plugins: [new GeminiRendererPlugin()] });
     const result = await pipeline.build([], { renderer: "gemini" });

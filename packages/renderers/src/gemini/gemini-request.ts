@@ -68,6 +68,11 @@ export interface GeminiTool {
 export interface GeminiGenerateContentConfig {
   systemInstruction?: GeminiSystemInstruction;
   tools?: GeminiTool[];
+  /**
+   * The name of a cached content ("cachedContents/…") the request continues: its system instruction,
+   * tools and contents come first. The request then sets no system instruction or tools (GEM-022).
+   */
+  cachedContent?: string;
 }
 
 export interface GeminiRequest {

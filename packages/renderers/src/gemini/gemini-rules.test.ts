@@ -101,6 +101,13 @@ const cases: Array<{ rule: string; request: unknown; path: string; messageIndex?
     messageIndex: 1,
     providerError: THOUGHT_SIGNATURE_ERROR,
   },
+  {
+    rule: "GEM-022",
+    request: { ...valid, config: { ...valid.config, cachedContent: "cachedContents/abc123" } },
+    path: "config.systemInstruction",
+    providerError:
+      "CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config. Proposed fix: move those values to CachedContent from GenerateContent request.",
+  },
   { rule: "GEM-020", request: request(user(text("Hi.")), model(call("read file", undefined, { thoughtSignature: "s" })), user(response("read file"))), path: "contents[1].parts[0].functionCall.name", messageIndex: 1 },
 ];
 
@@ -129,6 +136,7 @@ describe("geminiRules", () => {
       "GEM-017 strict",
       "GEM-018 error",
       "GEM-020 strict",
+      "GEM-022 error",
     ]);
     expect(cases.map((testCase) => testCase.rule).sort()).toEqual(geminiRules.slice(commonRequestRules.length).map((rule) => rule.id).sort());
   });
@@ -144,6 +152,20 @@ describe("geminiRules", () => {
     expect(violation.messageIndex).toBe(messageIndex);
     expect(violation.providerError).toBe(providerError);
     expect(violation.providerError).toBe(geminiRules.find((candidate) => candidate.id === rule)?.providerError);
+  });
+
+  test("GEM-022 names every field the cached content should hold, and lets a request with the cache alone pass", () => {
+    const gem22 = (config: object) => checkRules(geminiRules, { ...valid, config }).filter((violation) => violation.rule === "GEM-022");
+    const { systemInstruction, tools } = valid.config;
+    expect(gem22({ cachedContent: "cachedContents/abc123", systemInstruction, tools, toolConfig: { functionCallingConfig: { mode: "AUTO" } } }).map((violation) => violation.path)).toEqual([
+      "config.systemInstruction",
+      "config.tools",
+      "config.toolConfig",
+    ]);
+    expect(gem22({ cachedContent: "cachedContents/abc123" })).toEqual([]);
+    expect(gem22({ cachedContent: "cachedContents/abc123", tools: [] })).toEqual([]);
+    expect(gem22({ systemInstruction, tools })).toEqual([]);
+    expect(gem22({ cachedContent: "" }).map((violation) => violation.path)).toEqual(["config.cachedContent"]);
   });
 
   test("GEM-018 applies to Gemini 3 models only, and only to the current turn", () => {

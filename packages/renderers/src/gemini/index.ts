@@ -19,6 +19,7 @@ export type {
   GeminiTextPart,
   GeminiTool,
 } from "./gemini-request.js";
+export { cachedContentAlone } from "./gemini-cache-rules.js";
 export { geminiRules } from "./gemini-rules.js";
 export { isGemini3Model, SKIP_THOUGHT_SIGNATURE_VALIDATOR, signsUnsignedCalls, type ThoughtSignatureMode } from "./gemini-thought-signatures.js";
 export { type GeminiContents, type GeminiContentsOptions, type GeminiItemParts, renderGeminiContents } from "./render-gemini-contents.js";
