@@ -179,7 +179,7 @@ function attachmentOf(part: Record<string, unknown>): Attachment | undefined {
   const url = urlText(data);
   if (isImage) {
     if (url !== undefined) return { type: "image", url };
-    if (typeof data === "string" && data.length > 0 && mediaType?.includes("/") === true) return { type: "image", url: `data:${mediaType};base64,${data}` };
+    if (typeof data === "string" && data.length > 0 && mediaType !== undefined && /^[\w.+-]+\/[\w.+-]+$/.test(mediaType)) return { type: "image", url: `data:${mediaType};base64,${data}` };
     return undefined;
   }
   if (typeof data !== "string" || data.length === 0 || (url !== undefined && !url.startsWith("data:"))) return undefined;

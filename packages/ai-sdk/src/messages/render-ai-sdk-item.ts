@@ -141,10 +141,13 @@ function renderUser(item: ItemOf<"user">): AiSdkItemContent | undefined {
 
 type Attachment = NonNullable<ItemOf<"user">["attachments"]>[number];
 
-/** An attachment as a file part; the media type of an image by URL is only known as "image". */
+/**
+ * An attachment as a file part. The media type of an image by URL is not known: "image/*" says so
+ * (AI SDK 7 reads it as "image"; ai 6's providers look for an "image/" prefix).
+ */
 function attachmentPart(attachment: Attachment): AiSdkUserPart {
   if (attachment.type === "image") {
-    const mediaType = /^data:([^;,]+)/.exec(attachment.url)?.[1] ?? "image";
+    const mediaType = /^data:([^;,]+)/.exec(attachment.url)?.[1] ?? "image/*";
     return { type: "file", mediaType, data: attachment.url };
   }
   const mediaType = attachment.mediaType ?? /^data:([^;,]+)/.exec(attachment.data ?? "")?.[1] ?? "application/octet-stream";
