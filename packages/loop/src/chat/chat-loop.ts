@@ -95,6 +95,8 @@ export class ChatLoop {
       pipeline: this.#pipelines.for(conversationId),
       model: this.#options.model,
       buildOptions: {
+        // The conversation id keys OpenAI's prompt cache, so its turns reach the cache their prefix is in; a key the caller gives wins.
+        ...(conversationId === undefined ? {} : { promptCacheKey: conversationId }),
         ...this.#options.buildOptions,
         mode,
         ...(call.agent === undefined ? {} : { agent: call.agent }),

@@ -288,6 +288,8 @@ export class RunLoop {
       pipeline: this.#pipelines.for(conversationId),
       model: this.#options.model,
       buildOptions: {
+        // The run's log name keys OpenAI's prompt cache, so its turns reach the cache their prefix is in; a key the caller gives wins.
+        promptCacheKey: conversationId,
         ...this.#options.buildOptions,
         mode: "run",
         ...(this.#options.agent === undefined ? {} : { agent: this.#options.agent }),
