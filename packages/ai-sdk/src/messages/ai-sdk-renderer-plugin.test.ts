@@ -2,11 +2,12 @@ import { checkRules, type Item, type ItemInput } from "@ctxpipe/core";
 import { buildWith, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "@ctxpipe/core/testing";
 import { modelMessageSchema } from "ai";
 import { describe, expect, test } from "vitest";
-import { brokenHistory, reasoningAndFilesHistory, toolLoopHistory } from "./__fixtures__/histories.js";
+import { brokenHistory, reasoningAndFilesHistory, toolLoopHistory, uiChatHistory } from "./__fixtures__/histories.js";
 import { AiSdkRendererPlugin } from "./ai-sdk-renderer-plugin.js";
 import { aiSdkRules } from "./ai-sdk-rules.js";
 import { countAiSdkRequestTokens, countAiSdkToolTokens } from "./count-ai-sdk-tokens.js";
 import { importModelMessages } from "./import-model-messages.js";
+import { importUIMessages } from "./import-ui-messages.js";
 import { renderModelMessages } from "./render-model-messages.js";
 
 const plugin = () => new AiSdkRendererPlugin();
@@ -29,6 +30,7 @@ describe("AiSdkRendererPlugin", () => {
     { name: "a tool loop with JSON and error results", file: "tool-loop.ai-sdk.json", items: () => importModelMessages(toolLoopHistory()) },
     { name: "reasoning and files", file: "reasoning-and-files.ai-sdk.json", items: () => importModelMessages(reasoningAndFilesHistory()) },
     { name: "a broken history repaired (unanswered call, orphan and duplicate results)", file: "broken-history.ai-sdk.json", items: () => importModelMessages(brokenHistory()) },
+    { name: "a UI chat: a provider-executed search, an error, a denied approval, an aborted stream", file: "ui-chat.ai-sdk.json", items: () => importUIMessages(uiChatHistory()) },
     { name: "a compacted conversation with summaries", file: "compacted-conversation.ai-sdk.json", items: compactedConversation },
     { name: "every item type", file: "every-item-type.ai-sdk.json", items: everyItemTypeFixture },
     { name: "core's parallel tool loop", file: "core-tool-loop.ai-sdk.json", items: toolLoopFixture },

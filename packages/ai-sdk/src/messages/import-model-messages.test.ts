@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { catchInvalidInput, returnsOrThrowsInvalidInput } from "./__fixtures__/catch-invalid-input.js";
 import { importModelMessages } from "./import-model-messages.js";
+import { renderModelMessages } from "./render-model-messages.js";
 
 const signed = { anthropic: { signature: "sig-1" } };
 
@@ -200,6 +201,30 @@ describe("importModelMessages", () => {
     expect(importModelMessages([{ role: "tool", content: [response] }])).toEqual([
       { id: "msg-0", type: "assistant", role: "assistant", text: "", toolCalls: [], metadata: { extra: { aiSdk: { approvalResponses: [response] } } } },
     ]);
+  });
+
+  test("images by URL object or base64 become attachments; bytes stay as they are, and go back as they came", () => {
+    const bytes = new Uint8Array([137, 80, 78, 71]);
+    const message: ModelMessage = {
+      role: "user",
+      content: [
+        { type: "image", image: new URL("https://example.com/a.png") },
+        { type: "file", mediaType: "image/png", data: { type: "data", data: "iVBOR" } },
+        { type: "file", mediaType: "image/png", data: bytes },
+        { type: "text", text: "Which is newer?" },
+      ],
+    };
+    const [item] = importModelMessages([message]);
+    expect(item).toMatchObject({
+      attachments: [
+        { type: "image", url: "https://example.com/a.png" },
+        { type: "image", url: "data:image/png;base64,iVBOR" },
+      ],
+      metadata: { extra: { aiSdk: { parts: [{ type: "file", mediaType: "image/png", data: bytes }] } } },
+    });
+    const sent = renderModelMessages([item!]).messages[0];
+    expect(sent?.content).toEqual(message.content);
+    expect((sent?.content as Array<{ data?: unknown }>)[2]?.data).toBe(bytes);
   });
 
   test("ids: position with a prefix, or idOf", () => {

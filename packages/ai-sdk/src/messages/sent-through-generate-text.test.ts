@@ -10,9 +10,10 @@ import { MockLanguageModelV4 } from "ai/test";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { modelMessageHistories } from "./__fixtures__/arbitrary-histories.js";
-import { brokenHistory } from "./__fixtures__/histories.js";
+import { brokenHistory, uiChatHistory } from "./__fixtures__/histories.js";
 import { AiSdkRendererPlugin } from "./ai-sdk-renderer-plugin.js";
 import { importModelMessages } from "./import-model-messages.js";
+import { importUIMessages } from "./import-ui-messages.js";
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
 const reply = { content: [{ type: "text" as const, text: "ok" }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] };
@@ -37,6 +38,15 @@ describe("the rendered request through generateText", () => {
     const { request } = await build(importModelMessages(brokenHistory()));
     const prompt = await sentWithV7(request);
     expect(prompt.map((message) => message.role)).toEqual(["system", ...request.messages.map((message) => message.role)]);
+  });
+
+  test("a UI chat with a provider-executed search, an approval and an aborted stream is sent, ai 7 and ai 6", async () => {
+    const { request } = await build(importUIMessages(uiChatHistory()));
+    const prompt = await sentWithV7(request);
+    expect(prompt.map((message) => message.role)).toEqual(["system", ...request.messages.map((message) => message.role)]);
+    const v6 = new MockLanguageModelV3({ doGenerate: reply });
+    await generateTextV6({ ...(request as unknown as { system?: string; messages: Parameters<typeof generateTextV6>[0]["messages"] & object }), model: v6 });
+    expect(v6.doGenerateCalls).toHaveLength(1);
   });
 
   test("for any broken ModelMessage history, ai 7 and ai 6 send the request as it is", async () => {

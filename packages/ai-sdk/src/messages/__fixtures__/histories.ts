@@ -1,6 +1,6 @@
 // AI SDK histories the renderer's tests and golden files share: what agents built on generateText
 // store, including the broken shapes ctxpipe exists to repair.
-import type { ModelMessage } from "ai";
+import type { ModelMessage, UIMessage } from "ai";
 
 /** A two-step tool loop with parallel calls, a JSON result, an error result, and a final answer. */
 export function toolLoopHistory(): ModelMessage[] {
@@ -67,5 +67,34 @@ export function brokenHistory(): ModelMessage[] {
     { role: "user", content: "Are you there?" },
     { role: "tool", content: [{ type: "tool-result", toolCallId: "call_gone", toolName: "read_file", output: { type: "text", value: "orphan" } }] },
     { role: "user", content: "Go on." },
+  ];
+}
+
+/**
+ * A useChat history: a step with a search the provider ran (with its sources), an error, a denied
+ * approval, and a stream aborted while the model was writing a call.
+ */
+export function uiChatHistory(): UIMessage[] {
+  return [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Find the release notes and delete the draft." }] },
+    {
+      id: "a1",
+      role: "assistant",
+      metadata: { model: "claude-sonnet-4-6" },
+      parts: [
+        { type: "step-start" },
+        { type: "reasoning", text: "Search first.", providerMetadata: { anthropic: { signature: "sig_r" } } },
+        { type: "tool-web_search", toolCallId: "srvtoolu_1", providerExecuted: true, state: "output-available", input: { query: "release notes" }, output: [{ url: "https://example.com/notes" }] },
+        { type: "source-url", sourceId: "src_1", url: "https://example.com/notes", title: "Release notes" },
+        { type: "text", text: "Found them." },
+        { type: "tool-read_file", toolCallId: "toolu_2", state: "output-error", input: { path: "draft.md" }, errorText: "ENOENT: no such file" },
+        { type: "step-start" },
+        { type: "tool-delete_file", toolCallId: "toolu_3", state: "output-denied", input: { path: "notes-draft.md" }, approval: { id: "ap_3", approved: false, reason: "Keep the draft." } },
+        { type: "step-start" },
+        { type: "text", text: "I kept the draft. Listing the folder instead." },
+        { type: "dynamic-tool", toolName: "list_files", toolCallId: "toolu_4", state: "input-streaming", input: { pa: undefined }, rawInput: '{"pa' },
+      ],
+    } as UIMessage,
+    { id: "u2", role: "user", parts: [{ type: "text", text: "Are you still there?" }] },
   ];
 }
