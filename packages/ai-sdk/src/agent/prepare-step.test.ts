@@ -264,3 +264,28 @@ describe("a ToolLoopAgent", () => {
     for (const prompt of prompts) expect(sentPromptProblems(prompt)).toEqual([]);
   });
 });
+
+describe("tool approval", () => {
+  test("a call that needs approval, approved in the next request: the tool runs and the model gets the same prompt as without ctxpipe", async () => {
+    const booking = { book: tool({ inputSchema: z.object({ to: z.string() }), needsApproval: true, execute: async ({ to }) => `Booked a seat to ${to}.` }) };
+    const lastPrompts: ProviderPrompt[] = [];
+    for (const prepareStep of [undefined, createAiSdkContext().prepareStep]) {
+      const { model, prompts } = scriptedModel([{ toolCall: { id: "call_book", name: "book", input: { to: "Paris" } } }, { text: "Booked." }]);
+      const options = { model, tools: booking, stopWhen: stepCountIs(3), ...(prepareStep === undefined ? {} : { prepareStep }) };
+      const asked = await generateText({ ...options, messages: [{ role: "user", content: "Book me a seat to Paris." }] });
+      const request = asked.content.find((part) => part.type === "tool-approval-request");
+      expect(request).toBeDefined();
+      const messages: ModelMessage[] = [
+        { role: "user", content: "Book me a seat to Paris." },
+        ...asked.response.messages,
+        { role: "tool", content: [{ type: "tool-approval-response", approvalId: request!.approvalId, approved: true }] },
+      ];
+      const answered = await generateText({ ...options, messages });
+      expect(answered.text).toBe("Booked.");
+      expect(sentPromptProblems(prompts.at(-1)!)).toEqual([]);
+      lastPrompts.push(prompts.at(-1)!);
+    }
+    expect(JSON.stringify(lastPrompts[1])).toContain("Booked a seat to Paris.");
+    expect(lastPrompts[1]).toEqual(lastPrompts[0]);
+  });
+});
