@@ -222,9 +222,9 @@ describe("importModelMessages", () => {
       ],
       metadata: { extra: { aiSdk: { parts: [{ type: "file", mediaType: "image/png", data: bytes }] } } },
     });
-    const sent = renderModelMessages([item!]).messages[0];
-    expect(sent?.content).toEqual(message.content);
-    expect((sent?.content as Array<{ data?: unknown }>)[2]?.data).toBe(bytes);
+    const sent = renderModelMessages([item!]).messages[0]!;
+    expect(sent.content).toEqual(message.content);
+    expect((sent.content as Array<{ data?: unknown }>)[2]?.data).toBe(bytes);
   });
 
   test("ids: position with a prefix, or idOf", () => {
