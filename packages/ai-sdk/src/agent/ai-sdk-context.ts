@@ -2,7 +2,7 @@
 // before each call (through prepareStep, or a language model middleware), so every prompt the model
 // receives is repaired, inside the model's budget, and explained in a report.
 import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
-import { type BuildOptions, type BuildResult, createPipeline, type Item, type Pipeline, type ToolDefinitionInput } from "@ctxpipe/core";
+import { type BuildOptions, type BuildResult, CtxpipeError, createPipeline, ERROR_CODES, type Item, type Pipeline, type ToolDefinitionInput } from "@ctxpipe/core";
 import type { ApproximateTokenizer } from "@ctxpipe/tokenizers";
 import type { LanguageModel, LanguageModelMiddleware, ModelMessage, SystemModelMessage } from "ai";
 import { AiSdkRendererPlugin, type AiSdkRequest, importModelMessages } from "../messages/index.js";
@@ -50,9 +50,23 @@ export interface AiSdkContext {
 /** The id prefix of the caller's instructions, imported as system items ahead of the messages. */
 const INSTRUCTIONS_PREFIX = "instructions-";
 
-function modelIdOf(model: LanguageModel | { readonly modelId?: unknown }): string {
-  if (typeof model === "string") return model;
-  return typeof model?.modelId === "string" ? model.modelId : "";
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/** A call that is not the AI SDK's: a clear error rather than a TypeError from deep inside. */
+function notAnAiSdkCall(where: string, field: string, expected: string, got: unknown): CtxpipeError {
+  return new CtxpipeError(ERROR_CODES.INPUT_INVALID, `@ctxpipe/ai-sdk: ${where} was given ${field} ${describe(got)}, expected ${expected}. Pass the context's ${where} to the AI SDK, which calls it with each step.`);
+}
+
+function modelIdOf(model: LanguageModel | { readonly modelId?: unknown } | undefined, where: string, countAs: string | undefined): string {
+  if (typeof model === "string" && model.trim() !== "") return model;
+  if (typeof model === "object" && model !== null && typeof model.modelId === "string" && model.modelId.trim() !== "") return model.modelId;
+  // countAs says how to count whatever the model is.
+  if (countAs !== undefined) return typeof model === "object" && model !== null && typeof model.modelId === "string" ? model.modelId : "";
+  throw notAnAiSdkCall(where, "a model", "a language model with a modelId (or set countAs)", model);
 }
 
 function instructionMessages(instructions: AiSdkPrepareStepArgs["instructions"]): SystemModelMessage[] {
@@ -93,7 +107,7 @@ class AiSdkContextImpl implements AiSdkContext {
     this.middleware = {
       specificationVersion: "v4",
       transformParams: async ({ params, model, type }) => {
-        const { prompt, build } = await this.#transformPrompt(params.prompt, model, type, params.tools, params.maxOutputTokens);
+        const { prompt, build } = await this.#transformPrompt(params?.prompt, model, type, params?.tools, params?.maxOutputTokens);
         const transformed = { ...params, prompt };
         this.#callBuilds.set(transformed, build);
         return transformed;
@@ -185,16 +199,19 @@ class AiSdkContextImpl implements AiSdkContext {
   }
 
   async #prepareStep(args: AiSdkPrepareStepArgs): Promise<AiSdkPrepareStepResult> {
+    if (typeof args !== "object" || args === null) throw notAnAiSdkCall("prepareStep", "a step", "the AI SDK's step ({ messages, model, stepNumber, steps })", args);
+    if (!Array.isArray(args.messages)) throw notAnAiSdkCall("prepareStep", "messages", "the step's messages (an array of ModelMessage)", args.messages);
+    const modelId = modelIdOf(args.model, "prepareStep", this.#options.countAs);
     // The previous step of this run was sent what its build made: its usage says how the provider counted it.
-    const previous = args.steps.length === 0 ? undefined : this.#runBuilds.get(args.steps);
-    if (previous !== undefined) this.#learn(previous, (args.steps.at(-1) as { usage?: { inputTokens?: number } } | undefined)?.usage?.inputTokens);
+    const steps = Array.isArray(args.steps) ? args.steps : undefined;
+    const previous = steps === undefined || steps.length === 0 ? undefined : this.#runBuilds.get(steps);
+    if (previous !== undefined) this.#learn(previous, (steps!.at(-1) as { usage?: { inputTokens?: number } } | undefined)?.usage?.inputTokens);
     const { history, instructions } = this.#carried.resolve(args.messages, args.instructions);
     const given = this.#instructionMessagesOf(instructions as AiSdkPrepareStepArgs["instructions"]);
     const items = [...importModelMessages(given, { idPrefix: INSTRUCTIONS_PREFIX }), ...importModelMessages(history)];
-    const modelId = modelIdOf(args.model);
     const tools = this.#options.tools === undefined ? [] : await toolSetDefinitions(this.#options.tools);
     const result = await this.#build(items, this.#countingFor(modelId, undefined), tools, { via: "prepareStep", modelId, stepNumber: args.stepNumber });
-    this.#runBuilds.set(args.steps, result);
+    if (steps !== undefined) this.#runBuilds.set(steps, result);
     const { system, messages } = result.request;
     // The caller's instructions, sent as they were, are left to the AI SDK: their provider options stay.
     const kept = system === joinedSystem(given);
@@ -217,14 +234,15 @@ class AiSdkContextImpl implements AiSdkContext {
     tools: Parameters<typeof callToolDefinitions>[0],
     maxOutputTokens: number | undefined,
   ): Promise<{ prompt: ProviderPrompt; build: BuildResult<AiSdkRequest> }> {
-    const version = model.specificationVersion === "v3" ? "v3" : "v4";
+    if (!Array.isArray(prompt)) throw notAnAiSdkCall("middleware", "a prompt", "the call's prompt (an array of provider messages)", prompt);
+    const modelId = modelIdOf(model, "middleware", this.#options.countAs);
+    const version = model?.specificationVersion === "v3" ? "v3" : "v4";
     const messages = this.#interner.intern(prompt);
     const leading: ProviderMessage[] = [];
     for (const message of prompt) {
       if (message.role !== "system") break;
       leading.push(message);
     }
-    const modelId = modelIdOf(model);
     const result = await this.#build(importModelMessages(messages), this.#countingFor(modelId, maxOutputTokens), callToolDefinitions(tools), { via: "middleware", modelId, callType });
     const { system, messages: sent } = result.request;
     // The caller's system messages, sent as they were, keep their provider options.

@@ -207,6 +207,30 @@ describe("budget from the model", () => {
     expect(counts[1]!).toBeGreaterThan(counts[0]! + 10);
   });
 
+  test("a call that is not the AI SDK's, or a bad message, is a typed error naming what is wrong", async () => {
+    const context = createAiSdkContext();
+    const model = scriptedModel([{ text: "Hi." }]).model;
+    const failures = await Promise.all(
+      [
+        () => context.prepareStep(undefined as never),
+        () => context.prepareStep({ messages: undefined as never, model, stepNumber: 0, steps: [] }),
+        () => context.prepareStep({ messages: [{ role: "user", content: "Hi" }], model: undefined as never, stepNumber: 0, steps: [] }),
+        () => context.prepareStep({ messages: [{ role: "user", content: "Hi" }, { role: "robot", content: "Hi" } as never], model, stepNumber: 0, steps: [] }),
+        () => context.middleware.transformParams!({ type: "generate", params: {} as never, model }),
+      ].map((call) => call().then(
+        () => undefined,
+        (error: unknown) => error,
+      )),
+    );
+    expect(failures.map((error) => [(error as { code?: string }).code, (error as Error).message])).toEqual([
+      ["INPUT_INVALID", expect.stringContaining("prepareStep was given a step undefined, expected the AI SDK's step")],
+      ["INPUT_INVALID", expect.stringContaining("prepareStep was given messages undefined, expected the step's messages")],
+      ["INPUT_INVALID", expect.stringContaining("prepareStep was given a model undefined, expected a language model with a modelId")],
+      ["INPUT_INVALID", 'Invalid AI SDK model message[1] (id "msg-1"), field role: expected the role "system", "user", "assistant" or "tool", got "robot"'],
+      ["INPUT_INVALID", expect.stringContaining("middleware was given a prompt undefined, expected the call's prompt")],
+    ]);
+  });
+
   test("bad options fail when the context is made, naming each field", () => {
     expect(() => createAiSdkContext({ maxTokens: -1, fallback: "p50k" as never, onBuild: "log" as never, maxTokenz: 5 } as never)).toThrowError(
       expect.objectContaining({
