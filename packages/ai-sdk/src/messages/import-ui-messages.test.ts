@@ -61,6 +61,27 @@ describe("importUIMessages", () => {
     expect(items[3]).toMatchObject({ text: "Found a and b.", metadata: { extra: { aiSdk: { uiParts: [{ type: "data-progress", data: { done: true } }] } } } });
   });
 
+  test("a steering message becomes a user item between the steps", () => {
+    const items = importUIMessages([
+      {
+        id: "a1",
+        role: "assistant",
+        parts: [
+          { type: "text", text: "Working." },
+          { type: "steering-message", id: "s1", parts: [{ type: "text", text: "Use the staging database." }] },
+          { type: "text", text: "Switching to staging." },
+        ],
+      } as UIMessage,
+    ]);
+    expect(items.map((item) => [item.id, item.type, "text" in item ? item.text : ""])).toEqual([
+      ["a1", "assistant", "Working."],
+      ["a1.1", "user", "Use the staging database."],
+      ["a1.1.1", "assistant", "Switching to staging."],
+    ]);
+    const thrown = catchInvalidInput(() => importUIMessages([{ id: "a1", role: "assistant", parts: [{ type: "steering-message", id: "s1", parts: [{ type: "text" }] }] } as unknown as UIMessage]));
+    expect(thrown.path).toEqual(["parts", 0, "parts", 0, "text"]);
+  });
+
   test("a provider-executed tool stays inside its assistant item, with its result", () => {
     const items = importUIMessages([
       {

@@ -138,7 +138,7 @@ function readUIMessage(message: unknown, id: string, issues: IssueSink): ItemInp
   switch (message.role) {
     case "system": {
       const texts = parts.filter(({ part }) => part.type === "text");
-      for (const { part, index } of texts) checkText(part, index, issues);
+      for (const { part, index } of texts) checkText(part, ["parts", index], issues);
       const others = parts.filter(({ part }) => part.type !== "text").map(({ part }) => part);
       const text = texts.map(({ part }) => String(part.text)).join("");
       return [{ id, type: "system", role: "system", text, metadata: metadataWith({ uiMetadata, ...(others.length > 0 ? { uiParts: others } : {}) }) }];
@@ -153,8 +153,8 @@ function readUIMessage(message: unknown, id: string, issues: IssueSink): ItemInp
   }
 }
 
-function checkText(part: Record<string, unknown>, index: number, issues: IssueSink): void {
-  if (typeof part.text !== "string") issues.issue(["parts", index, "text"], `a ${String(part.type)} part needs its text (a string), got ${describeValue(part.text)}`);
+function checkText(part: Record<string, unknown>, path: FieldPath, issues: IssueSink): void {
+  if (typeof part.text !== "string") issues.issue([...path, "text"], `a ${String(part.type)} part needs its text (a string), got ${describeValue(part.text)}`);
 }
 
 const providerOptions = (metadata: unknown) => (isRecord(metadata) ? { providerOptions: metadata } : {});
@@ -166,12 +166,12 @@ function filePart(part: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A user message, or a steering message inside an assistant one: text and files; the rest kept aside. */
-function userItem(id: string, parts: ReadonlyArray<PartAt>, issues: IssueSink, extra: AiSdkExtra): ItemInput {
+function userItem(id: string, parts: ReadonlyArray<PartAt>, issues: IssueSink, extra: AiSdkExtra, pathOf = (index: number): FieldPath => ["parts", index]): ItemInput {
   const content: Array<Record<string, unknown>> = [];
   const uiParts: unknown[] = [];
   for (const { part, index } of parts) {
     if (part.type === "text") {
-      checkText(part, index, issues);
+      checkText(part, pathOf(index), issues);
       content.push({ type: "text", text: part.text, ...providerOptions(part.providerMetadata) });
     } else if (part.type === "file" && typeof part.url === "string" && typeof part.mediaType === "string") content.push(filePart(part));
     else uiParts.push(part);
@@ -226,11 +226,18 @@ function readAssistant(id: string, parts: ReadonlyArray<PartAt>, issues: IssueSi
     } else if (type === "steering-message") {
       // A user message added while the assistant answered: it goes between the steps, as the AI SDK sends it.
       close();
-      const steering = Array.isArray(part.parts) ? part.parts.filter(isRecord).map((inner, position) => ({ part: inner, index: position })) : [];
-      items.push(userItem(`${id}.${index}`, steering, issues, {}));
+      const steering: PartAt[] = [];
+      if (!Array.isArray(part.parts)) issues.issue(["parts", index, "parts"], `a steering message needs its parts (an array), got ${describeValue(part.parts)}`);
+      else {
+        part.parts.forEach((inner: unknown, position) => {
+          if (isRecord(inner)) steering.push({ part: inner, index: position });
+          else issues.issue(["parts", index, "parts", position], `expected a part object, got ${describeValue(inner)}`);
+        });
+      }
+      items.push(userItem(`${id}.${index}`, steering, issues, {}, (position) => ["parts", index, "parts", position]));
       step = newStep(hasAssistantItem ? `${id}.${index}.1` : id);
     } else if (type === "text" || type === "reasoning") {
-      checkText(part, index, issues);
+      checkText(part, ["parts", index], issues);
       step.content.push({ type, text: part.text, ...providerOptions(part.providerMetadata) });
     } else if (type === "file" && typeof part.url === "string") step.content.push(filePart(part));
     else if (type === "reasoning-file" && typeof part.url === "string") step.content.push({ type, data: part.url, mediaType: part.mediaType, ...providerOptions(part.providerMetadata) });
