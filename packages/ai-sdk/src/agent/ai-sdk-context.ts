@@ -2,10 +2,11 @@
 // before each call (through prepareStep, or a language model middleware), so every prompt the model
 // receives is repaired, inside the model's budget, and explained in a report.
 import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
-import { type BuildOptions, type BuildResult, CtxpipeError, createPipeline, ERROR_CODES, type Item, type Pipeline, type ToolDefinitionInput } from "@ctxpipe/core";
+import { type BuildOptions, type BuildResult, createPipeline, type Item, type Pipeline, type ToolDefinitionInput } from "@ctxpipe/core";
 import type { ApproximateTokenizer } from "@ctxpipe/tokenizers";
 import type { LanguageModel, LanguageModelMiddleware, ModelMessage, SystemModelMessage } from "ai";
 import { AiSdkRendererPlugin, type AiSdkRequest, importModelMessages } from "../messages/index.js";
+import { AiSdkCallError } from "./ai-sdk-call-error.js";
 import { type AiSdkBuildInfo, type AiSdkContextOptions, checkAiSdkContextOptions } from "./ai-sdk-context-options.js";
 import { CarriedMessages } from "./carried-messages.js";
 import { MessageInterner } from "./message-interner.js";
@@ -50,23 +51,12 @@ export interface AiSdkContext {
 /** The id prefix of the caller's instructions, imported as system items ahead of the messages. */
 const INSTRUCTIONS_PREFIX = "instructions-";
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : typeof value === "string" ? JSON.stringify(value) : String(value);
-}
-
-/** A call that is not the AI SDK's: a clear error rather than a TypeError from deep inside. */
-function notAnAiSdkCall(where: string, field: string, expected: string, got: unknown): CtxpipeError {
-  return new CtxpipeError(ERROR_CODES.INPUT_INVALID, `@ctxpipe/ai-sdk: ${where} was given ${field} ${describe(got)}, expected ${expected}. Pass the context's ${where} to the AI SDK, which calls it with each step.`);
-}
-
-function modelIdOf(model: LanguageModel | { readonly modelId?: unknown } | undefined, where: string, countAs: string | undefined): string {
+function modelIdOf(model: LanguageModel | { readonly modelId?: unknown } | undefined, where: "prepareStep" | "middleware", countAs: string | undefined): string {
   if (typeof model === "string" && model.trim() !== "") return model;
   if (typeof model === "object" && model !== null && typeof model.modelId === "string" && model.modelId.trim() !== "") return model.modelId;
   // countAs says how to count whatever the model is.
   if (countAs !== undefined) return typeof model === "object" && model !== null && typeof model.modelId === "string" ? model.modelId : "";
-  throw notAnAiSdkCall(where, "a model", "a language model with a modelId (or set countAs)", model);
+  throw new AiSdkCallError(where, "a model", "a language model with a modelId (or set countAs)", model);
 }
 
 function instructionMessages(instructions: AiSdkPrepareStepArgs["instructions"]): SystemModelMessage[] {
@@ -199,8 +189,8 @@ class AiSdkContextImpl implements AiSdkContext {
   }
 
   async #prepareStep(args: AiSdkPrepareStepArgs): Promise<AiSdkPrepareStepResult> {
-    if (typeof args !== "object" || args === null) throw notAnAiSdkCall("prepareStep", "a step", "the AI SDK's step ({ messages, model, stepNumber, steps })", args);
-    if (!Array.isArray(args.messages)) throw notAnAiSdkCall("prepareStep", "messages", "the step's messages (an array of ModelMessage)", args.messages);
+    if (typeof args !== "object" || args === null) throw new AiSdkCallError("prepareStep", "a step", "the AI SDK's step ({ messages, model, stepNumber, steps })", args);
+    if (!Array.isArray(args.messages)) throw new AiSdkCallError("prepareStep", "messages", "the step's messages (an array of ModelMessage)", args.messages);
     const modelId = modelIdOf(args.model, "prepareStep", this.#options.countAs);
     // The previous step of this run was sent what its build made: its usage says how the provider counted it.
     const steps = Array.isArray(args.steps) ? args.steps : undefined;
@@ -234,7 +224,7 @@ class AiSdkContextImpl implements AiSdkContext {
     tools: Parameters<typeof callToolDefinitions>[0],
     maxOutputTokens: number | undefined,
   ): Promise<{ prompt: ProviderPrompt; build: BuildResult<AiSdkRequest> }> {
-    if (!Array.isArray(prompt)) throw notAnAiSdkCall("middleware", "a prompt", "the call's prompt (an array of provider messages)", prompt);
+    if (!Array.isArray(prompt)) throw new AiSdkCallError("middleware", "a prompt", "the call's prompt (an array of provider messages)", prompt);
     const modelId = modelIdOf(model, "middleware", this.#options.countAs);
     const version = model?.specificationVersion === "v3" ? "v3" : "v4";
     const messages = this.#interner.intern(prompt);

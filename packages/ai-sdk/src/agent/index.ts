@@ -1,4 +1,5 @@
 // prepareStep and the language model middleware.
+export { AiSdkCallError } from "./ai-sdk-call-error.js";
 export type { AiSdkBuildInfo, AiSdkContextOptions } from "./ai-sdk-context-options.js";
 export { type AiSdkContext, type AiSdkPrepareStepArgs, type AiSdkPrepareStepResult, createAiSdkContext } from "./ai-sdk-context.js";
 export { ctxpipeMiddleware } from "./ctxpipe-middleware.js";

@@ -12,7 +12,7 @@ import type { AiSdkRequest } from "../messages/index.js";
 import { brokenHistory } from "./__fixtures__/broken-history.js";
 import { pairingProblems, sentPromptProblems } from "./__fixtures__/check-sent-prompt.js";
 import { type ScriptedReply, scriptedModel } from "./__fixtures__/scripted-model.js";
-import { type AiSdkBuildInfo, createAiSdkContext, ctxpipePrepareStep } from "./index.js";
+import { type AiSdkBuildInfo, AiSdkCallError, createAiSdkContext, ctxpipePrepareStep } from "./index.js";
 import type { ProviderPrompt } from "./provider-prompt.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 
@@ -229,6 +229,8 @@ describe("budget from the model", () => {
       ["INPUT_INVALID", 'Invalid AI SDK model message[1] (id "msg-1"), field role: expected the role "system", "user", "assistant" or "tool", got "robot"'],
       ["INPUT_INVALID", expect.stringContaining("middleware was given a prompt undefined, expected the call's prompt")],
     ]);
+    expect(failures[1]).toBeInstanceOf(AiSdkCallError);
+    expect(failures[1]).toMatchObject({ name: "AiSdkCallError", where: "prepareStep", field: "messages" });
   });
 
   test("bad options fail when the context is made, naming each field", () => {
