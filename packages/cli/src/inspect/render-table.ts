@@ -172,6 +172,8 @@ export function renderTable(inspection: Inspection, options: { readonly all: boo
   }
   out.push("");
   out.push(`Cache: ${describeCache(inspection)}`);
+  const breakpoints = describeCacheBreakpoints(inspection);
+  if (breakpoints !== undefined) out.push(`Cache breakpoints: ${breakpoints}`);
   for (const warning of inspection.warnings) out.push(`Warning: ${warning}`);
   for (const violation of inspection.violations) out.push(`Violation: ${violation}`);
   return `${out.map((line) => shorten(line, options.columns)).join("\n")}\n`;
@@ -181,7 +183,31 @@ export function describeCache(inspection: Inspection): string {
   const cache = inspection.cache;
   if (!cache.compared) return cache.note ?? "not compared";
   const prefix = `compared with the previous model call's request: ${cache.sameMessages} of its ${cache.previousMessages} messages are unchanged`;
-  if (cache.breaksAt === undefined) return `${prefix}; it is a prefix of this one, so a prompt cache reuses all of it`;
-  if (cache.breaksAt === "messages") return `${prefix}; the cache breaks at message ${cache.sameMessages} (the first that differs)`;
-  return `${prefix}; the cache breaks at the ${cache.breaksAt === "tools" ? "tool definitions" : "system prompt"}, so nothing is reused`;
+  return `${prefix}; ${describeBreak(cache)}${describeReusableTokens(cache)}`;
+}
+
+function describeBreak(cache: Inspection["cache"]): string {
+  if (cache.breaksAt === undefined) return "it is a prefix of this one, so a prompt cache reuses all of it";
+  if (cache.breaksAt === "messages") return `the cache breaks at message ${cache.sameMessages} (the first that differs)`;
+  // The tool definitions come first, so a break at the system prompt still reuses them.
+  if (cache.breaksAt === "system" && (cache.reusableTokens ?? 0) > 0) return "the cache breaks at the system prompt, so only the tool definitions are reused";
+  return `the cache breaks at the ${cache.breaksAt === "tools" ? "tool definitions" : "system prompt"}, so nothing is reused`;
+}
+
+/** The reusable prefix in tokens, when the renderer counted its parts. */
+function describeReusableTokens(cache: Inspection["cache"]): string {
+  if (cache.reusableTokens === undefined || cache.previousTokens === undefined) return "";
+  return ` (${number(cache.reusableTokens)} of its ${number(cache.previousTokens)} tokens)`;
+}
+
+/** Where the renderer asked the provider to cache (Anthropic), and where not and why; undefined for other renderers. */
+export function describeCacheBreakpoints(inspection: Inspection): string | undefined {
+  const breakpoints = inspection.cache.breakpoints;
+  if (breakpoints === undefined) return undefined;
+  if (breakpoints.length === 0) return "none: the request has nothing to mark";
+  const where = (breakpoint: NonNullable<Inspection["cache"]["breakpoints"]>[number]) =>
+    breakpoint.part === "tools" ? "after the tool definitions" : breakpoint.part === "system" ? "after the system prompt" : `at the end of message ${breakpoint.messageIndex}`;
+  return breakpoints
+    .map((breakpoint) => `${where(breakpoint)} (${number(breakpoint.prefixTokens)} tokens)${breakpoint.placed ? "" : ` not placed: ${breakpoint.reason ?? "no reason given"}`}`)
+    .join("; ");
 }

@@ -27,15 +27,25 @@ interface CacheMarks {
   readonly note: string;
 }
 
+/** ", 1,234 tokens" when the renderer counted the reusable prefix. */
+const tokensNote = (cache: Inspection["cache"]) => (cache.reusableTokens === undefined ? "" : `, ${formatCount(cache.reusableTokens)} tokens`);
+
 function cacheMarksOf(inspection: Inspection, request: Record<string, unknown>): CacheMarks | undefined {
   const cache = inspection.cache;
   if (!cache.compared) return undefined;
   if (cache.breaksAt === "messages") {
     const reused = cache.sameMessages === 0 ? "no message is reused" : `messages 0 to ${cache.sameMessages - 1} are reused`;
-    return { cached: cache.sameMessages, markerAt: cache.sameMessages, markerKey: undefined, breaks: true, note: `▼ The prompt cache breaks here: message ${cache.sameMessages} is the first that differs from the previous turn's request (${reused}).` };
+    return {
+      cached: cache.sameMessages,
+      markerAt: cache.sameMessages,
+      markerKey: undefined,
+      breaks: true,
+      note: `▼ The prompt cache breaks here: message ${cache.sameMessages} is the first that differs from the previous turn's request (${reused}${tokensNote(cache)}).`,
+    };
   }
   if (cache.breaksAt === undefined) {
-    return { cached: cache.sameMessages, markerAt: cache.previousMessages, markerKey: undefined, breaks: false, note: "▲ The previous turn's request ends here: all of it is a prefix of this one, so a prompt cache reuses it." };
+    const reused = cache.reusableTokens === undefined ? "" : ` (${formatCount(cache.reusableTokens)} tokens)`;
+    return { cached: cache.sameMessages, markerAt: cache.previousMessages, markerKey: undefined, breaks: false, note: `▲ The previous turn's request ends here: all of it is a prefix of this one, so a prompt cache reuses it${reused}.` };
   }
   const part = cache.breaksAt === "tools" ? "tool definitions" : "system prompt";
   const key = cache.breaksAt === "tools" ? "tools" : ["system", "systemInstruction"].find((name) => name in request);
