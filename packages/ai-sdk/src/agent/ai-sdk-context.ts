@@ -205,10 +205,14 @@ class AiSdkContextImpl implements AiSdkContext {
     const { system, messages } = result.request;
     // The caller's instructions, sent as they were, are left to the AI SDK: their provider options stay.
     const kept = system === joinedSystem(given);
-    const sentInstructions = kept ? undefined : (system ?? []);
+    if (kept) {
+      this.#carried.remember(messages, history, undefined, instructions);
+      return { messages };
+    }
+    // The same object is carried into the next step's instructions, where it is recognised.
+    const sentInstructions = system ?? [];
     this.#carried.remember(messages, history, sentInstructions, instructions);
-    if (kept) return { messages };
-    return { ...(system === undefined ? {} : { system }), instructions: system ?? [], messages };
+    return { ...(system === undefined ? {} : { system }), instructions: sentInstructions, messages };
   }
 
   #instructionMessagesOf(instructions: AiSdkPrepareStepArgs["instructions"]): SystemModelMessage[] {

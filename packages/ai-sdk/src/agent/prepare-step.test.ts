@@ -263,6 +263,17 @@ describe("the system prompt", () => {
   });
 });
 
+describe("the system prompt, left out", () => {
+  test("includeSystemPrompt: false sends no system message at all, the caller's instructions reported dropped", async () => {
+    const { model, prompts } = scriptedModel([{ toolCall: { id: "call_a", name: "train", input: { to: "Paris" } } }, { text: "Done." }]);
+    const context = createAiSdkContext({ buildOptions: { includeSystemPrompt: false } });
+    await generateText({ model, prompt: "Trains to Paris?", instructions: "You plan trips.", tools, stopWhen: stepCountIs(3), prepareStep: context.prepareStep });
+    expect(prompts).toHaveLength(2);
+    for (const prompt of prompts) expect(prompt.filter((message) => message.role === "system")).toEqual([]);
+    expect(context.lastBuild?.report.entries[0]).toMatchObject({ id: "instructions-0", decision: "dropped" });
+  });
+});
+
 describe("steps after the first", () => {
   test("build from the caller's history, not from what the previous step sent", async () => {
     const { messages } = brokenHistory(30);
