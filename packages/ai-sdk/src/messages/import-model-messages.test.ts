@@ -309,6 +309,16 @@ describe("importModelMessages", () => {
     expect({ index: thrown.index, id: thrown.id, path: thrown.path, message: thrown.message }).toEqual({ ...error, message });
   });
 
+  test("an id idOf gives that is not a non-empty string is bad input, named by index", () => {
+    const thrown = catchInvalidInput(() => importModelMessages([{ role: "user", content: "a" }], { idOf: () => "" }));
+    expect({ index: thrown.index, id: thrown.id, path: thrown.path, message: thrown.message }).toEqual({
+      index: 0,
+      id: undefined,
+      path: [],
+      message: 'Invalid AI SDK model message[0], field (record): idOf gave "" for this message; an id is a non-empty string',
+    });
+  });
+
   test("every problem of the list is in one error", () => {
     const thrown = catchInvalidInput(() => importModelMessages([{ role: "user" }, "x", { role: "tool", content: "y" }] as unknown as ModelMessage[]));
     expect(thrown.issues.map((issue) => [issue.index, issue.path.join(".")])).toEqual([

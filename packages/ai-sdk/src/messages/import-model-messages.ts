@@ -66,7 +66,7 @@ export function importModelMessages(messages: ReadonlyArray<ModelMessage>, optio
   for (let index = 0; index < input.length; index++) {
     const message: unknown = input[index];
     const id = idOf === undefined ? `${idPrefix}${index}` : idOf(message as ModelMessage, index);
-    const sink = new MessageIssues(index, typeof id === "string" ? id : undefined);
+    const sink = new MessageIssues(index, typeof id === "string" && id.length > 0 ? id : undefined);
     if (typeof id !== "string" || id.length === 0) {
       sink.issue([], `idOf gave ${describeValue(id)} for this message; an id is a non-empty string`);
       issues.push(...sink.issues);
