@@ -30,7 +30,9 @@ test("an equal prompt, as new objects, gives back the first call's objects", () 
       const interner = new MessageInterner();
       const before = interner.intern(first);
       const after = interner.intern(copy(first));
-      after.forEach((message, index) => expect(message).toBe(before[index]));
+      after.forEach((message, index) => {
+        expect(message).toBe(before[index]);
+      });
     }),
   );
 });
