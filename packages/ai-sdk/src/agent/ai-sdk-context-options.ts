@@ -65,8 +65,12 @@ export interface AiSdkContextOptions {
    * AiSdkRendererPlugin). `compression` and `plugins` do not apply to it.
    */
   readonly pipeline?: Pipeline;
-  /** Passed to every build: how validation treats a violation (default "repair"), `includeSystemPrompt`. */
-  readonly buildOptions?: Pick<BuildOptions<"ai-sdk">, "validation" | "includeSystemPrompt">;
+  /**
+   * Passed to every build: how validation treats a violation (default "repair"), `includeSystemPrompt`,
+   * and `summaries`, the summary records an earlier run made (`report.compression.records`), so that a
+   * new context applies them instead of asking the summarizer again.
+   */
+  readonly buildOptions?: Pick<BuildOptions<"ai-sdk">, "validation" | "includeSystemPrompt" | "summaries">;
   /** Called after every build, before the model is called, with the result and what it was for. */
   readonly onBuild?: (result: BuildResult<AiSdkRequest>, info: AiSdkBuildInfo) => void | Promise<void>;
 }

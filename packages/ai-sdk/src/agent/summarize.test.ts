@@ -35,3 +35,26 @@ test("an AI SDK model writes the summary once; every step sends it in place of t
   expect(report.entries.filter((entry) => entry.decision === "summarized").length).toBeGreaterThan(20);
   expect(context.lastBuild!.tokenCount).toBeLessThanOrEqual(3_500);
 });
+
+test("the summary records of one run, passed back to a new context, are applied without asking the summarizer again", async () => {
+  const tools = { train: tool({ inputSchema: z.object({ to: z.string() }), execute: async ({ to }) => `The 8:04 TGV to ${to}.` }) };
+  const history = weatherTurns(40);
+  const summaries = scriptedModel([{ text: "Earlier: the user asked for the week's weather in ten French cities; all were mild." }], "gpt-4o-mini");
+  const compression = {
+    strategies: ["summarize", "sliding-window"] as const,
+    summarizer: async ({ prompt, signal }: { prompt: string; signal: AbortSignal }) => (await generateText({ model: summaries.model, prompt, abortSignal: signal })).text,
+  };
+  const first = createAiSdkContext({ maxTokens: 4_000, reserveOutputTokens: 500, tools, compression: { ...compression, strategies: [...compression.strategies] } });
+  await generateText({ model: scriptedModel([{ text: "Done." }]).model, messages: history, tools, prepareStep: first.prepareStep });
+  const records = first.lastBuild!.report.compression!.records;
+  expect(records).toHaveLength(1);
+  expect(summaries.prompts).toHaveLength(1);
+
+  // A new request, a new context (a server keeps none between requests), the same history.
+  const second = createAiSdkContext({ maxTokens: 4_000, reserveOutputTokens: 500, tools, compression: { ...compression, strategies: [...compression.strategies] }, buildOptions: { summaries: records } });
+  const agent = scriptedModel([{ text: "Done." }]);
+  await generateText({ model: agent.model, messages: history, tools, prepareStep: second.prepareStep });
+  expect(summaries.prompts).toHaveLength(1);
+  expect(second.lastBuild!.report.compression!.appliedSummaries).toEqual([records[0]!.id]);
+  expect(JSON.stringify(agent.prompts[0])).toContain("all were mild");
+});
