@@ -26,7 +26,7 @@ async function run(context: AiSdkContext, messages: ModelMessage[], index: numbe
 
 test("concurrent runs through one shared context each get what a context of their own sends", async () => {
   const options = { maxTokens: 3_000, reserveOutputTokens: 500, tools };
-  const alone = [];
+  const alone: Array<Awaited<ReturnType<typeof run>>> = [];
   for (const [index, messages] of conversations.entries()) alone.push(await run(createAiSdkContext(options), messages, index));
 
   const shared = createAiSdkContext(options);
