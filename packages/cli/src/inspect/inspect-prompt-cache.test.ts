@@ -59,12 +59,12 @@ describe("inspect: the prompt cache in tokens and breakpoints", () => {
 
   it("names a breakpoint not placed and why; a renderer without breakpoints gets no line", () => {
     const breakpoints = [
-      { part: "tools" as const, prefixTokens: 40, placed: false, reason: "the request up to here is 40 tokens, below the 1024 the model caches at least" },
+      { part: "tools" as const, prefixTokens: 40, placed: false, reason: "the request up to here is 40 tokens, below the 1024 tokens the model caches at least" },
       { part: "system" as const, prefixTokens: 2100, placed: true },
     ];
     const inspection = { ...SMALL_INSPECTION, cache: { ...SMALL_INSPECTION.cache, breakpoints } };
     expect(describeCacheBreakpoints(inspection)).toBe(
-      "after the tool definitions (40 tokens) not placed: the request up to here is 40 tokens, below the 1024 the model caches at least; after the system prompt (2,100 tokens)",
+      "after the tool definitions (40 tokens) not placed: the request up to here is 40 tokens, below the 1024 tokens the model caches at least; after the system prompt (2,100 tokens)",
     );
     expect(renderCacheHtml(inspection)).toContain('<li class="cache-breakpoint" data-part="tools" data-placed="false" data-prefix-tokens="40">after the tool definitions, 40 tokens up to it: not placed: the request');
     expect(describeCacheBreakpoints(SMALL_INSPECTION)).toBeUndefined();

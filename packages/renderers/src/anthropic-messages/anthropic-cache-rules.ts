@@ -71,24 +71,48 @@ function jsonOf(value: unknown): string | undefined {
   }
 }
 
+const isMedia = (value: unknown): boolean =>
+  isRecord(value) && (MEDIA_TYPES.has(value.type) || (Array.isArray(value.content) && value.content.some((block: unknown) => isRecord(block) && MEDIA_TYPES.has(block.type))));
+
+/**
+ * The blocks (by path) at whose end the request is surely shorter than `minimum` tokens: each token
+ * holds at least one byte of the request's JSON, so a prefix of fewer bytes is too short. The walk
+ * stops once the bytes reach the minimum, or at a media block, whose tokens its JSON does not bound.
+ */
+export function surelyTooShortToCache(request: unknown, minimum: number): Map<string, number> {
+  const short = new Map<string, number>();
+  let bytes = 0;
+  for (const unit of cacheUnitsOf(request)) {
+    if (isMedia(unit.value)) break;
+    const json = typeof unit.value === "string" ? unit.value : jsonOf(unit.value);
+    // A value JSON cannot write (a cycle, a bigint) is no request: other rules say so.
+    if (json === undefined) break;
+    bytes += encoder.encode(json).length;
+    if (bytes >= minimum) break;
+    short.set(unit.path, bytes);
+  }
+  return short;
+}
+
+/** The minimum the rule holds a request to: its model's, or the smallest of any model for a model not listed. */
+export function minimumForCheck(request: unknown, model: string | undefined): number {
+  const named = model ?? (isRecord(request) && typeof request.model === "string" ? request.model : undefined);
+  return listedMinimumCacheableTokens(named) ?? SMALLEST_MINIMUM_CACHEABLE_TOKENS;
+}
+
 export const cacheBreakpointsLongEnough: Rule<unknown> = {
   id: "ANT-028",
   level: "strict",
   requires: "a cache_control breakpoint ends a prefix at least as long as the model's minimum cacheable length; a shorter one is accepted but caches nothing",
   check(request, report, env) {
-    // Each token holds at least one byte of the request's JSON, so a prefix of fewer bytes than the
-    // minimum is surely too short; a model not listed is held to the smallest minimum of any model.
-    const model = env.model ?? (isRecord(request) && typeof request.model === "string" ? request.model : undefined);
-    const minimum = listedMinimumCacheableTokens(model) ?? SMALLEST_MINIMUM_CACHEABLE_TOKENS;
-    let bytes = 0;
+    const minimum = minimumForCheck(request, env.model);
+    const short = surelyTooShortToCache(request, minimum);
+    if (short.size === 0) return;
     for (const unit of cacheUnitsOf(request)) {
-      if (isRecord(unit.value) && (MEDIA_TYPES.has(unit.value.type) || (Array.isArray(unit.value.content) && unit.value.content.some((block: unknown) => isRecord(block) && MEDIA_TYPES.has(block.type))))) return;
-      const json = typeof unit.value === "string" ? unit.value : jsonOf(unit.value);
-      // A value JSON cannot write (a cycle, a bigint) is no request: other rules say so.
-      if (json === undefined) return;
-      bytes += encoder.encode(json).length;
+      const bytes = short.get(unit.path);
+      if (bytes === undefined) break;
       const marker = markersIn(unit)[0];
-      if (marker !== undefined && bytes < minimum) {
+      if (marker !== undefined) {
         report({ message: `the request up to this breakpoint is ${bytes} bytes, so at most ${bytes} tokens: below the ${minimum} tokens the model caches at least, nothing is cached here`, ...wherePath(marker.path) });
       }
     }

@@ -46,7 +46,7 @@ describe("Anthropic prompt cache breakpoints", () => {
     });
     const toolTokens = wordTokenizer.count(JSON.stringify(result.request.tools));
     expect(result.report.cache.breakpoints).toEqual([
-      { part: "tools", prefixTokens: toolTokens, placed: false, reason: `the request up to here is ${toolTokens} tokens, below the 1024 the model caches at least` },
+      { part: "tools", prefixTokens: toolTokens, placed: false, reason: `the request up to here is ${toolTokens} tokens, below the 1024 tokens the model caches at least` },
       { part: "system", prefixTokens: toolTokens + wordTokenizer.count(LONG_SYSTEM), placed: true },
       { part: "messages", messageIndex: count - 2, prefixTokens: expect.any(Number), placed: true },
       // The last breakpoint ends the whole request: its prefix is all of it.
@@ -67,10 +67,25 @@ describe("Anthropic prompt cache breakpoints", () => {
     expect(markers(result.request)).toEqual({});
     expect(result.request.system).toBe("Be brief.");
     expect(result.report.cache.breakpoints?.map((breakpoint) => [breakpoint.part, breakpoint.placed, breakpoint.reason])).toEqual([
-      ["tools", false, expect.stringMatching(/below the 1024 the model caches at least$/)],
+      ["tools", false, expect.stringMatching(/below the 1024 tokens the model caches at least$/)],
       ["system", false, expect.stringMatching(/below the 1024/)],
       ["messages", false, expect.stringMatching(/below the 1024/)],
     ]);
+  });
+
+  test("a tokenizer that counts more tokens than the text has bytes does not place a breakpoint the rules know to be too short", async () => {
+    // Ten tokens a character: a 123-character question passes 1,024 tokens in under 200 bytes.
+    const inflating = { specificationVersion: "v1", name: "inflating", exact: false, count: (text: string) => text.length * 10 } as const;
+    const result = await buildWith([new AnthropicMessagesRendererPlugin()], [{ id: "u", type: "user", text: "hello world, how are you today? ".repeat(4).trim() }], {
+      renderer: "anthropic",
+      model: "claude-sonnet-4-5",
+      tokenizer: inflating,
+    });
+    expect(markers(result.request)).toEqual({});
+    expect(result.report.cache.breakpoints).toEqual([
+      { part: "messages", messageIndex: 0, prefixTokens: result.tokenCount, placed: false, reason: expect.stringMatching(/^the request up to here is \d+ bytes, below the 1024 tokens/) },
+    ]);
+    expect(checkRules(anthropicMessagesRules, result.request, { model: "claude-sonnet-4-5" })).toEqual([]);
   });
 
   test("the minimum is the model's: claude-opus-4-5 caches 4,096 tokens and more, so the same request gets no breakpoint there", async () => {

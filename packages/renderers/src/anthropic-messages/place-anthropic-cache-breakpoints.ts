@@ -13,6 +13,7 @@
 // length would cache nothing: it is not placed, and report.cache.breakpoints says why.
 import type { CacheBreakpoint } from "@ctxpipe/core";
 import type { AnthropicCacheControl, AnthropicMessage, AnthropicMessagesRequest, AnthropicTool } from "./anthropic-messages-request.js";
+import { surelyTooShortToCache } from "./anthropic-cache-rules.js";
 import { anthropicMessagesBefore } from "./count-anthropic-messages-tokens.js";
 
 export type AnthropicCacheTtl = "5m" | "1h";
@@ -50,25 +51,35 @@ export function placeAnthropicCacheBreakpoints(request: AnthropicMessagesRequest
   const breakpoints: CacheBreakpoint[] = [];
   const marked: AnthropicMessagesRequest = { ...request };
   /** Records a candidate and says whether its prefix is long enough to be cached. */
-  const consider = (candidate: Omit<CacheBreakpoint, "placed" | "reason">): boolean => {
-    const placed = candidate.prefixTokens >= minimumTokens;
-    breakpoints.push(placed ? { ...candidate, placed } : { ...candidate, placed, reason: `the request up to here is ${candidate.prefixTokens} tokens, below the ${minimumTokens} the model caches at least` });
+  // A tokenizer that counts more tokens than the text has bytes (an inflated estimate, odd text) could
+  // place a breakpoint the rules know to be too short (ANT-028): those are left out too.
+  const shortInBytes = surelyTooShortToCache(request, minimumTokens);
+  const consider = (candidate: Omit<CacheBreakpoint, "placed" | "reason">, blockPath: string): boolean => {
+    const bytes = shortInBytes.get(blockPath);
+    const placed = candidate.prefixTokens >= minimumTokens && bytes === undefined;
+    if (placed) breakpoints.push({ ...candidate, placed });
+    else {
+      const size = bytes === undefined || candidate.prefixTokens < minimumTokens ? `${candidate.prefixTokens} tokens` : `${bytes} bytes`;
+      breakpoints.push({ ...candidate, placed, reason: `the request up to here is ${size}, below the ${minimumTokens} tokens the model caches at least` });
+    }
     return placed;
   };
 
   const tools = request.tools ?? [];
-  if (tools.length > 0 && consider({ part: "tools", prefixTokens: tokens.tools })) marked.tools = withMarkedLastTool(tools, cacheControl);
+  if (tools.length > 0 && consider({ part: "tools", prefixTokens: tokens.tools }, `tools[${tools.length - 1}]`)) marked.tools = withMarkedLastTool(tools, cacheControl);
   const systemText = typeof request.system === "string" ? request.system : undefined;
   // A blank system prompt is never sent (ANT-003), and a breakpoint may not sit on an empty block (ANT-021).
-  if (systemText !== undefined && systemText.trim() !== "" && consider({ part: "system", prefixTokens: tokens.tools + tokens.system })) {
+  if (systemText !== undefined && systemText.trim() !== "" && consider({ part: "system", prefixTokens: tokens.tools + tokens.system }, "system")) {
     marked.system = [{ type: "text", text: systemText, cache_control: cacheControl }];
   }
   const count = request.messages.length;
   const messages = request.messages.slice();
   for (const index of [count - 2, count - 1]) {
     // Every message the renderer makes has blocks, none of them blank text (ANT-011, ANT-012).
-    if (index < 0 || messages[index]!.content.length === 0) continue;
-    if (consider({ part: "messages", messageIndex: index, prefixTokens: tokens.tools + tokens.system + messagesBefore[index + 1]! })) messages[index] = withMarkedLastBlock(messages[index]!, cacheControl);
+    const last = index < 0 ? -1 : messages[index]!.content.length - 1;
+    if (last < 0) continue;
+    const candidate = { part: "messages" as const, messageIndex: index, prefixTokens: tokens.tools + tokens.system + messagesBefore[index + 1]! };
+    if (consider(candidate, `messages[${index}].content[${last}]`)) messages[index] = withMarkedLastBlock(messages[index]!, cacheControl);
   }
   marked.messages = messages;
   return { request: marked, breakpoints };
