@@ -1,7 +1,7 @@
 // Anthropic rules on prompt cache breakpoints beyond their count and empty blocks (ANT-013, ANT-021
 // in anthropic-content-rules.ts): the order of their lifetimes, and a prefix too short to cache.
 import type { Rule } from "@ctxpipe/core";
-import { isRecord, messageViewsOf, wherePath } from "./anthropic-message-view.js";
+import { isRecord, wherePath } from "./anthropic-message-view.js";
 import { listedMinimumCacheableTokens, SMALLEST_MINIMUM_CACHEABLE_TOKENS } from "./anthropic-minimum-cacheable-tokens.js";
 
 /** A block, tool definition or system block, in the order the cache reads the request. */
@@ -13,20 +13,22 @@ interface CacheUnit {
 /** Block types whose tokens their JSON does not bound (an image by URL is short JSON and ~1,600 tokens). */
 const MEDIA_TYPES: ReadonlySet<unknown> = new Set(["image", "document", "search_result", "container_upload"]);
 
-/** Tools, then system, then messages: the order Anthropic processes them (its error says so). */
-function cacheUnitsOf(request: unknown): CacheUnit[] {
-  if (!isRecord(request)) return [];
-  const units: CacheUnit[] = [];
-  const list = (value: unknown, path: string) => {
+/** Tools, then system, then messages: the order Anthropic processes them (its error says so). Lazy: a walk that stops early reads only the start. */
+function* cacheUnitsOf(request: unknown): Generator<CacheUnit> {
+  if (!isRecord(request)) return;
+  function* list(value: unknown, path: string): Generator<CacheUnit> {
     if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) units.push({ path: `${path}[${index}]`, value: value[index] });
-    }
-    else if (value !== undefined) units.push({ path, value });
-  };
-  list(request.tools, "tools");
-  list(request.system, "system");
-  for (const message of messageViewsOf(request) ?? []) list(message.fields.content, `messages[${message.index}].content`);
-  return units;
+      for (let index = 0; index < value.length; index++) yield { path: `${path}[${index}]`, value: value[index] };
+    } else if (value !== undefined) yield { path, value };
+  }
+  yield* list(request.tools, "tools");
+  yield* list(request.system, "system");
+  if (!Array.isArray(request.messages)) return;
+  const messages: unknown[] = request.messages;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
+    if (isRecord(message)) yield* list(message.content, `messages[${index}].content`);
+  }
 }
 
 /** The cache_control markers inside a unit (a tool_result's own, then those of its content blocks). */
