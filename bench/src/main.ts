@@ -1,8 +1,9 @@
 // `pnpm bench`: every figure measured side by side in this one process, printed as a median with the
 // min–max of its runs, and as a ratio where a peer does the same work.
 // BENCH_SECTIONS runs only some numbered sections: `BENCH_SECTIONS=9-12 pnpm bench` (or "3,9"; unset:
-// all). Sections 9–12 are the paths of issue 24 (library with compression, the loops over each store,
-// a reload after one append, a fresh process), each beside its reuse defeated and trimMessages.
+// all). Sections 9–12 are the paths of a turn (library with compression, the loops over each store,
+// a reload after one append, a fresh process), each beside its reuse defeated and trimMessages; 13 is
+// the prompt cache each provider would serve in an agent loop; 3b is the loop inside an AI SDK agent.
 import { cpus } from "node:os";
 import { createTokenizer } from "@ctxpipe/tokenizers";
 import { agentLoopBenchmark } from "./agent-loop-benchmark.js";
@@ -15,6 +16,7 @@ import { formatMilliseconds, formatRatio, formatTiming, type Timing, timingOf } 
 import { formatMegabytes, peakRss } from "./peak-rss.js";
 import { providerValidBenchmark } from "./provider-valid-benchmark.js";
 import { ReuseSections } from "./reuse-sections.js";
+import { printPromptCacheBenchmark } from "./prompt-cache-benchmark.js";
 import { printStoreBenchmark } from "./store-benchmark.js";
 import { printTokenizerBenchmark } from "./tokenizer-benchmark.js";
 import { truncationBenchmark } from "./truncation-benchmark.js";
@@ -23,7 +25,7 @@ const log = (line: string) => console.log(line);
 const number = (value: number) => Math.round(value).toLocaleString("en-US");
 const turns = (timing: Timing) => `×${timing.runs}`;
 
-const sections = benchSections(process.env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+const sections = benchSections(process.env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
 log(`ctxpipe benchmark · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}`);
 log("Figures are medians (min–max) of the runs shown; ratios divide medians.");
 if (process.env.BENCH_SECTIONS?.trim()) log(`Sections ${[...sections].join(", ")} only (BENCH_SECTIONS).`);
@@ -193,4 +195,9 @@ try {
 } finally {
   await reuse.close();
 }
+if (sections.has(13)) {
+  log("\n13. Prompt caching in the agent loop: what each provider's prompt cache serves, with and without ctxpipe's cache breakpoints");
+  await printPromptCacheBenchmark(log, tokenizer);
+}
+
 log(`\nThis process: RSS ${formatMegabytes(process.memoryUsage().rss)} now, peak ${formatMegabytes(peakRss())}.`);
