@@ -71,6 +71,23 @@ export interface AiSdkContextOptions {
    * new context applies them instead of asking the summarizer again.
    */
   readonly buildOptions?: Pick<BuildOptions<"ai-sdk">, "validation" | "includeSystemPrompt" | "summaries">;
+  /**
+   * The most characters of cut or cleared originals the context keeps in memory for
+   * `context.tools.retrieve_context` (the texts seen longest ago go first; the newest stays). Default
+   * 20,000,000 (about 40 MB). 0 keeps none: `loadOffloaded` then finds them all.
+   */
+  readonly maxOffloadedChars?: number;
+  /**
+   * The most characters one retrieve_context call returns. Default: as the loops, a quarter of the
+   * last build's prompt budget in characters, between 1,000 and 20,000 (DEFAULT_RETRIEVE_MAX_CHARS),
+   * so what the model reads back fits in its next prompts.
+   */
+  readonly retrieveMaxChars?: number;
+  /**
+   * Where retrieve_context looks for a handle the context does not hold in memory (a text evicted, or
+   * offloaded by another process): your store, filled from `report.offloaded` in `onBuild`.
+   */
+  readonly loadOffloaded?: (handle: string) => string | undefined | Promise<string | undefined>;
   /** Called after every build, before the model is called, with the result and what it was for. */
   readonly onBuild?: (result: BuildResult<AiSdkRequest>, info: AiSdkBuildInfo) => void | Promise<void>;
 }
@@ -88,6 +105,9 @@ const KNOWN_OPTIONS = new Set([
   "pipeline",
   "buildOptions",
   "onBuild",
+  "maxOffloadedChars",
+  "retrieveMaxChars",
+  "loadOffloaded",
 ]);
 
 function describe(value: unknown): string {
@@ -109,12 +129,15 @@ export function checkAiSdkContextOptions(options: AiSdkContextOptions | undefine
   const problems: string[] = [];
   const problem = (field: string, text: string) => problems.push(`✖ ${text}\n  → at ${field}`);
   for (const key of Object.keys(options)) if (!KNOWN_OPTIONS.has(key)) problem(key, `unknown option "${key}"`);
-  const wholeNumber = (field: "maxTokens" | "reserveOutputTokens", min: number) => {
+  const wholeNumber = (field: "maxTokens" | "reserveOutputTokens" | "maxOffloadedChars" | "retrieveMaxChars", min: number) => {
     const value = options[field];
     if (value !== undefined && !(typeof value === "number" && Number.isSafeInteger(value) && value >= min)) problem(field, `expected a whole number of at least ${min}, got ${describe(value)}`);
   };
   wholeNumber("maxTokens", 1);
   wholeNumber("reserveOutputTokens", 0);
+  wholeNumber("maxOffloadedChars", 0);
+  wholeNumber("retrieveMaxChars", 1);
+  if (options.loadOffloaded !== undefined && typeof options.loadOffloaded !== "function") problem("loadOffloaded", `expected a function (handle) => text or undefined, got ${describe(options.loadOffloaded)}`);
   if (options.countAs !== undefined && (typeof options.countAs !== "string" || options.countAs.trim() === "")) problem("countAs", `expected a model name, got ${describe(options.countAs)}`);
   if (options.fallback !== undefined && !ENCODING_NAMES.includes(options.fallback)) problem("fallback", `expected one of ${ENCODING_NAMES.join(", ")}, got ${describe(options.fallback)}`);
   if (options.tokenizer !== undefined && typeof options.tokenizer?.count !== "function") problem("tokenizer", `expected a tokenizer { name, exact, count(text) }, got ${describe(options.tokenizer)}`);

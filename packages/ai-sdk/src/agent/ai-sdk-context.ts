@@ -2,7 +2,7 @@
 // before each call (through prepareStep, or a language model middleware), so every prompt the model
 // receives is repaired, inside the model's budget, and explained in a report.
 import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
-import { type BuildOptions, type BuildResult, createPipeline, type Item, type Pipeline, type ToolDefinitionInput } from "@ctxpipe/core";
+import { type BuildOptions, type BuildResult, createPipeline, DEFAULT_RETRIEVE_MAX_CHARS, type Item, type Pipeline, RETRIEVE_CONTEXT_TOOL_NAME, type ToolDefinitionInput } from "@ctxpipe/core";
 import type { ApproximateTokenizer } from "@ctxpipe/tokenizers";
 import type { LanguageModel, LanguageModelMiddleware, ModelMessage, SystemModelMessage } from "ai";
 import { AiSdkRendererPlugin, type AiSdkRequest, importModelMessages } from "../messages/index.js";
@@ -11,7 +11,9 @@ import { type AiSdkBuildInfo, type AiSdkContextOptions, checkAiSdkContextOptions
 import { CarriedMessages } from "./carried-messages.js";
 import { MessageInterner } from "./message-interner.js";
 import { type ModelCounting, resolveModelCounting } from "./model-counting.js";
+import { DEFAULT_MAX_OFFLOADED_CHARS, OffloadedTexts } from "./offloaded-texts.js";
 import type { ProviderMessage, ProviderPrompt } from "./provider-prompt.js";
+import { type AiSdkRetrieveTools, retrieveContextTools } from "./retrieve-context-tool.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
 import { callToolDefinitions, toolSetDefinitions } from "./tool-definitions.js";
 
@@ -46,6 +48,12 @@ export interface AiSdkContext {
   readonly middleware: LanguageModelMiddleware;
   /** The last build: request, tokenCount, report (what was dropped, repaired, compressed and why). */
   readonly lastBuild: BuildResult<AiSdkRequest> | undefined;
+  /**
+   * `{ retrieve_context }`: spread it into generateText's tools so the model can read back what a
+   * build cut or cleared, by the handle its marker names. Once read, prepareStep counts its definition
+   * in the budget (the middleware counts the call's tools as they are).
+   */
+  readonly tools: AiSdkRetrieveTools;
 }
 
 /** The id prefix of the caller's instructions, imported as system items ahead of the messages. */
@@ -86,6 +94,11 @@ class AiSdkContextImpl implements AiSdkContext {
   // The last instructions string seen and its message: the same object every step, so it is imported once.
   #instructions: { text: string; messages: SystemModelMessage[] } | undefined;
   #lastBuild: BuildResult<AiSdkRequest> | undefined;
+  readonly #offloaded: OffloadedTexts;
+  readonly #tools: AiSdkRetrieveTools;
+  // Set when `tools` is read: from then on prepareStep (which is not shown the call's tools) counts
+  // retrieve_context's definition, as the caller is about to send it.
+  #toolsGiven = false;
 
   readonly prepareStep: AiSdkContext["prepareStep"];
   readonly middleware: LanguageModelMiddleware;
@@ -93,6 +106,11 @@ class AiSdkContextImpl implements AiSdkContext {
   constructor(options: AiSdkContextOptions | undefined) {
     this.#options = checkAiSdkContextOptions(options);
     this.#pipeline = this.#options.pipeline ?? this.#createPipeline();
+    this.#offloaded = new OffloadedTexts(this.#options.maxOffloadedChars ?? DEFAULT_MAX_OFFLOADED_CHARS);
+    this.#tools = retrieveContextTools(
+      async (handle) => this.#offloaded.get(handle) ?? (await this.#options.loadOffloaded?.(handle)),
+      () => this.#options.retrieveMaxChars ?? retrieveMaxChars(this.#lastBuild),
+    );
     this.prepareStep = (args) => this.#prepareStep(args);
     this.middleware = {
       specificationVersion: "v4",
@@ -127,6 +145,18 @@ class AiSdkContextImpl implements AiSdkContext {
 
   get lastBuild(): BuildResult<AiSdkRequest> | undefined {
     return this.#lastBuild;
+  }
+
+  get tools(): AiSdkRetrieveTools {
+    this.#toolsGiven = true;
+    return this.#tools;
+  }
+
+  /** The tools prepareStep counts: the caller's, and retrieve_context once `tools` was read (once, whichever way it came). */
+  async #stepTools(): Promise<ReadonlyArray<ToolDefinitionInput>> {
+    const given = this.#options.tools === undefined ? [] : await toolSetDefinitions(this.#options.tools);
+    if (!this.#toolsGiven || given.some((tool) => tool.name === RETRIEVE_CONTEXT_TOOL_NAME)) return given;
+    return [...given, ...(await toolSetDefinitions(this.#tools))];
   }
 
   #createPipeline(): Pipeline {
@@ -182,6 +212,7 @@ class AiSdkContextImpl implements AiSdkContext {
       ...(tools.length === 0 ? {} : { tools }),
     };
     const result = await this.#pipeline.build(items, options);
+    this.#offloaded.keep(result.report.offloaded);
     this.#countedWith.set(result, { key: counting.key, counting });
     this.#lastBuild = result;
     await this.#options.onBuild?.(result, { ...info, countedAs: counting.model, maxTokens: counting.maxTokens, reserveOutputTokens: counting.reserveOutputTokens });
@@ -199,8 +230,7 @@ class AiSdkContextImpl implements AiSdkContext {
     const { history, instructions } = this.#carried.resolve(args.messages, args.instructions);
     const given = this.#instructionMessagesOf(instructions as AiSdkPrepareStepArgs["instructions"]);
     const items = [...importModelMessages(given, { idPrefix: INSTRUCTIONS_PREFIX }), ...importModelMessages(history)];
-    const tools = this.#options.tools === undefined ? [] : await toolSetDefinitions(this.#options.tools);
-    const result = await this.#build(items, this.#countingFor(modelId, undefined), tools, { via: "prepareStep", modelId, stepNumber: args.stepNumber });
+    const result = await this.#build(items, this.#countingFor(modelId, undefined), await this.#stepTools(), { via: "prepareStep", modelId, stepNumber: args.stepNumber });
     if (steps !== undefined) this.#runBuilds.set(steps, result);
     const { system, messages } = result.request;
     // The caller's instructions, sent as they were, are left to the AI SDK: their provider options stay.
@@ -243,6 +273,17 @@ class AiSdkContextImpl implements AiSdkContext {
     const head: ProviderMessage[] = system === joinedSystem(leading) ? leading : system === undefined ? [] : [{ role: "system", content: system }];
     return { prompt: [...head, ...toProviderPrompt(sent, version)], build: result };
   }
+}
+
+/**
+ * How much one retrieve_context call returns by default, as the loops size it: a quarter of the last
+ * build's prompt budget in characters (at most an eighth of it in tokens), so that what the model
+ * reads back fits in the next prompts beside the rest; between 1,000 and 20,000.
+ */
+function retrieveMaxChars(build: BuildResult<unknown> | undefined): number {
+  const available = build?.report.budget?.available;
+  if (available === undefined) return DEFAULT_RETRIEVE_MAX_CHARS;
+  return Math.max(1000, Math.min(DEFAULT_RETRIEVE_MAX_CHARS, Math.floor(available / 4)));
 }
 
 /**
