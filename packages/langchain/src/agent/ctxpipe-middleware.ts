@@ -6,11 +6,27 @@
 // could still use, and would make repairs (a synthesized answer to an interrupted call) look like
 // things that happened.
 import { type CompressionPluginOptions, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
-import { type BuildReport, type BuildResult, isBlank, type OffloadedText, type Pipeline, type PipelinePlugin, RETRIEVE_CONTEXT_TOOL_NAME, SYSTEM_PROMPT_ID, type Tokenizer } from "@ctxpipe/core";
+import {
+  type BuildReport,
+  type BuildResult,
+  DEFAULT_MAX_OFFLOADED_CHARS,
+  DEFAULT_RETRIEVE_MAX_CHARS,
+  isBlank,
+  OffloadedTextCache,
+  type Pipeline,
+  type PipelinePlugin,
+  PluginOptionsError,
+  RETRIEVE_CONTEXT_DESCRIPTION,
+  RETRIEVE_CONTEXT_PARAMETERS,
+  RETRIEVE_CONTEXT_TOOL_NAME,
+  readOffloadedRange,
+  retrieveContextArguments,
+  SYSTEM_PROMPT_ID,
+  type Tokenizer,
+} from "@ctxpipe/core";
 import type { EncodingName } from "@ctxpipe/tokenizers";
-import { type BaseMessage, SystemMessage } from "@langchain/core/messages";
+import { type BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { type AgentMiddleware, createMiddleware, tool } from "langchain";
-import { z } from "zod";
 import { createLangChainPipeline } from "../counting/default-pipeline.js";
 import { resolveCounting } from "../counting/resolve-counting.js";
 import { importLangChainMessages } from "../messages/import-langchain-messages.js";
@@ -52,6 +68,17 @@ export interface CtxpipeMiddlewareOptions {
    * or cleared (their markers name it). Default true when compression is on.
    */
   readonly retrieveContextTool?: boolean;
+  /**
+   * The most characters one retrieve_context call returns; the reply says which range it holds and
+   * how to ask for the next part. Default: as ctxpipe's loops, a quarter of the last build's prompt
+   * budget in characters, between 1,000 and 20,000, so what the model reads back fits its next prompts.
+   */
+  readonly retrieveMaxChars?: number;
+  /**
+   * The most characters of cut or cleared originals kept in memory for retrieve_context, all threads
+   * together (the texts seen longest ago go first; the newest stays). Default 20,000,000 (about 40 MB).
+   */
+  readonly maxOffloadedChars?: number;
   /** Called after each build, before the model is called. */
   readonly onBuild?: (build: CtxpipeModelCallBuild) => void;
 }
@@ -90,20 +117,21 @@ function modelNameOf(model: unknown): string | undefined {
   return undefined;
 }
 
-/** Tool markers name the handle and a range; this serves them from the texts the builds kept out. */
-function retrieveContext(offloaded: ReadonlyMap<string, OffloadedText>) {
-  return tool(
-    ({ handle, from, to }) => {
-      const kept = offloaded.get(handle);
-      if (kept === undefined) return `No text is kept under ${handle}.`;
-      return kept.text.slice(from ?? 0, to ?? kept.text.length);
-    },
-    {
-      name: RETRIEVE_CONTEXT_TOOL_NAME,
-      description: "Read back text that was cut or cleared from the conversation to fit the context window. Pass the handle (and from/to) that the marker names.",
-      schema: z.object({ handle: z.string(), from: z.number().int().nonnegative().optional(), to: z.number().int().nonnegative().optional() }),
-    },
-  );
+/**
+ * How much one retrieve_context call returns by default, as the loops size it: a quarter of the last
+ * build's prompt budget in characters (at most an eighth of it in tokens), between 1,000 and 20,000.
+ */
+function defaultRetrieveMaxChars(build: BuildResult<unknown> | undefined): number {
+  const available = build?.report.budget?.available;
+  if (available === undefined) return DEFAULT_RETRIEVE_MAX_CHARS;
+  return Math.max(1000, Math.min(DEFAULT_RETRIEVE_MAX_CHARS, Math.floor(available / 4)));
+}
+
+function countOption(name: "retrieveMaxChars" | "maxOffloadedChars", value: number | undefined, min: number): number | undefined {
+  if (value !== undefined && !(typeof value === "number" && Number.isSafeInteger(value) && value >= min)) {
+    throw new PluginOptionsError(OWNER, `✖ expected a whole number of at least ${min}, got ${typeof value === "number" ? value : typeof value}\n  → at ${name}`);
+  }
+  return value;
 }
 
 /**
@@ -118,13 +146,40 @@ export function ctxpipeMiddleware(options: CtxpipeMiddlewareOptions = {}): Ctxpi
         { notice: true, ...(options.compression ?? { strategies: [...DEFAULT_STRATEGIES] }) };
   const pipeline = options.pipeline ?? createLangChainPipeline({ compression, renderer: options.renderer, plugins: options.plugins });
   const withTool = options.retrieveContextTool ?? compression !== false;
+  const retrieveMaxChars = countOption("retrieveMaxChars", options.retrieveMaxChars, 1);
   // Offloaded texts of every build so far: a marker sent in one call may be followed up in a later one.
-  const offloaded = new Map<string, OffloadedText>();
+  const offloaded = new OffloadedTextCache(countOption("maxOffloadedChars", options.maxOffloadedChars, 0) ?? DEFAULT_MAX_OFFLOADED_CHARS);
   let lastBuild: CtxpipeModelCallBuild | undefined;
+
+  // The reply to a call, or an Error whose message says the model what to fix.
+  const read = (args: unknown): string => {
+    const { handle, from, to } = retrieveContextArguments(args);
+    const text = offloaded.get(handle);
+    if (text === undefined) throw new Error(`no text is kept under the handle ${JSON.stringify(handle)} in this conversation; use a handle exactly as a marker or placeholder names it`);
+    const maxChars = retrieveMaxChars ?? defaultRetrieveMaxChars(lastBuild?.result);
+    return readOffloadedRange(text, handle, { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }), maxChars });
+  };
+  // The loops' definition (same description and JSON schema), so the model sees one retrieve_context.
+  const retrieveContext = tool(async (input: unknown) => read(input), {
+    name: RETRIEVE_CONTEXT_TOOL_NAME,
+    description: RETRIEVE_CONTEXT_DESCRIPTION,
+    schema: RETRIEVE_CONTEXT_PARAMETERS as unknown as Record<string, unknown>,
+  });
 
   const middleware = createMiddleware({
     name: NAME,
-    tools: withTool ? [retrieveContext(offloaded)] : [],
+    tools: withTool ? [retrieveContext] : [],
+    // Calls to retrieve_context are answered here, before LangChain checks the arguments against the
+    // schema: its message ("did not match expected schema") would not say which argument to fix.
+    wrapToolCall: async (request, handler) => {
+      if (!withTool || request.tool !== retrieveContext) return handler(request);
+      const { id, args } = request.toolCall;
+      try {
+        return new ToolMessage({ content: read(args), tool_call_id: id ?? "", name: RETRIEVE_CONTEXT_TOOL_NAME, status: "success" });
+      } catch (error) {
+        return new ToolMessage({ content: `Error: ${(error as Error).message}`, tool_call_id: id ?? "", name: RETRIEVE_CONTEXT_TOOL_NAME, status: "error" });
+      }
+    },
     wrapModelCall: async (request, handler) => {
       const counting = resolveCounting(
         { owner: OWNER, modelSource: "the agent's model (its model or modelName field)" },
@@ -141,7 +196,7 @@ export function ctxpipeMiddleware(options: CtxpipeMiddlewareOptions = {}): Ctxpi
         tools: toolDefinitionsOf(request.tools),
         ...(isBlank(systemText) ? {} : { system: systemText }),
       });
-      for (const text of result.report.offloaded) offloaded.set(text.handle, text);
+      offloaded.keep(result.report.offloaded);
       const rendered = result.request.messages;
       const first = rendered[0];
       let systemMessage: SystemMessage | undefined;
