@@ -130,6 +130,7 @@ export { contentHandle } from "./text/content-handle.js";
 export { itemContentHandle } from "./text/item-content-handle.js";
 export { cutMarker, RETRIEVE_CONTEXT_TOOL_NAME } from "./text/cut-marker.js";
 export { type CutMiddleOptions, type CutMiddleResult, cutMiddle } from "./text/cut-middle.js";
+export { DEFAULT_MAX_OFFLOADED_CHARS, OffloadedTextCache } from "./text/offloaded-text-cache.js";
 export { DEFAULT_RETRIEVE_MAX_CHARS, type ReadOffloadedRangeOptions, readOffloadedRange } from "./text/read-offloaded-range.js";
 export { type RetrieveContextArguments, retrieveContextArguments } from "./text/retrieve-context-arguments.js";
 export { RETRIEVE_CONTEXT_DESCRIPTION, RETRIEVE_CONTEXT_PARAMETERS } from "./text/retrieve-context-definition.js";

@@ -2,7 +2,7 @@
 // before each call (through prepareStep, or a language model middleware), so every prompt the model
 // receives is repaired, inside the model's budget, and explained in a report.
 import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
-import { type BuildOptions, type BuildResult, createPipeline, DEFAULT_RETRIEVE_MAX_CHARS, type Item, type Pipeline, RETRIEVE_CONTEXT_TOOL_NAME, type ToolDefinitionInput } from "@ctxpipe/core";
+import { type BuildOptions, type BuildResult, createPipeline, DEFAULT_MAX_OFFLOADED_CHARS, DEFAULT_RETRIEVE_MAX_CHARS, type Item, OffloadedTextCache, type Pipeline, RETRIEVE_CONTEXT_TOOL_NAME, type ToolDefinitionInput } from "@ctxpipe/core";
 import type { ApproximateTokenizer } from "@ctxpipe/tokenizers";
 import type { LanguageModel, LanguageModelMiddleware, ModelMessage, SystemModelMessage } from "ai";
 import { AiSdkRendererPlugin, type AiSdkRequest, importModelMessages } from "../messages/index.js";
@@ -11,7 +11,6 @@ import { type AiSdkBuildInfo, type AiSdkContextOptions, checkAiSdkContextOptions
 import { CarriedMessages } from "./carried-messages.js";
 import { MessageInterner } from "./message-interner.js";
 import { type ModelCounting, resolveModelCounting } from "./model-counting.js";
-import { DEFAULT_MAX_OFFLOADED_CHARS, OffloadedTexts } from "./offloaded-texts.js";
 import type { ProviderMessage, ProviderPrompt } from "./provider-prompt.js";
 import { type AiSdkRetrieveTools, retrieveContextTools } from "./retrieve-context-tool.js";
 import { toProviderPrompt } from "./to-provider-prompt.js";
@@ -94,7 +93,7 @@ class AiSdkContextImpl implements AiSdkContext {
   // The last instructions string seen and its message: the same object every step, so it is imported once.
   #instructions: { text: string; messages: SystemModelMessage[] } | undefined;
   #lastBuild: BuildResult<AiSdkRequest> | undefined;
-  readonly #offloaded: OffloadedTexts;
+  readonly #offloaded: OffloadedTextCache;
   readonly #tools: AiSdkRetrieveTools;
   // Set when `tools` is read: from then on prepareStep (which is not shown the call's tools) counts
   // retrieve_context's definition, as the caller is about to send it.
@@ -106,7 +105,7 @@ class AiSdkContextImpl implements AiSdkContext {
   constructor(options: AiSdkContextOptions | undefined) {
     this.#options = checkAiSdkContextOptions(options);
     this.#pipeline = this.#options.pipeline ?? this.#createPipeline();
-    this.#offloaded = new OffloadedTexts(this.#options.maxOffloadedChars ?? DEFAULT_MAX_OFFLOADED_CHARS);
+    this.#offloaded = new OffloadedTextCache(this.#options.maxOffloadedChars ?? DEFAULT_MAX_OFFLOADED_CHARS);
     this.#tools = retrieveContextTools(
       async (handle) => this.#offloaded.get(handle) ?? (await this.#options.loadOffloaded?.(handle)),
       () => this.#options.retrieveMaxChars ?? retrieveMaxChars(this.#lastBuild),

@@ -1,13 +1,14 @@
-// The originals of the texts a context's builds cut or cleared (report.offloaded), kept in memory so
-// retrieve_context can read them back. Bounded by a total of characters: past it the texts seen
+// The originals of the texts an integration's builds cut or cleared (report.offloaded), kept in memory
+// so retrieve_context can read them back without a store (the AI SDK context, the LangChain middleware). Bounded by a total of characters: past it the texts seen
 // longest ago go first. A build lists every text it cut, not only new ones, so a text the prompts
 // still name is seen again at each step and stays among the newest.
-import type { OffloadedText } from "@ctxpipe/core";
+import type { OffloadedText } from "../pipeline/build-report.js";
 
 /** Characters kept by default: 20 million (about 40 MB in memory), e.g. a hundred 200 kB logs. */
 export const DEFAULT_MAX_OFFLOADED_CHARS = 20_000_000;
 
-export class OffloadedTexts {
+/** Offloaded originals by handle, at most `maxChars` characters in all (0: none kept). */
+export class OffloadedTextCache {
   readonly #maxChars: number;
   // Insertion order is the order last seen: Map iterates oldest first.
   readonly #texts = new Map<string, string>();
