@@ -74,4 +74,30 @@ describe("with ai 6", () => {
       expect.objectContaining({ type: "file", mediaType: "image/png", data: png }),
     ]);
   });
+
+  test("context.tools works in ai 6's generateText: the model reads a cut result back through retrieve_context", async () => {
+    const log = Array.from({ length: 400 }, (_, line) => `${String(line).padStart(4, "0")} GET /api/items/${line} 200 OK`).join("\n");
+    const prompts: ProviderPrompt[] = [];
+    const model = new MockLanguageModelV3({
+      modelId: "gpt-4o",
+      doGenerate: async ({ prompt }) => {
+        prompts.push(prompt as unknown as ProviderPrompt);
+        const marker = /call retrieve_context with (\{"handle":"ctx_[0-9a-f]+","from":\d+,"to":\d+\})/.exec(JSON.stringify(prompt).replaceAll('\\"', '"'));
+        if (prompts.length === 1) return { content: [{ type: "tool-call", toolCallId: "call_read", toolName: "retrieve_context", input: marker![1]! }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] };
+        return { content: [{ type: "text", text: "Read." }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+      },
+    });
+    const context = createAiSdkContext({ maxTokens: 4_000, reserveOutputTokens: 500, retrieveMaxChars: 100 });
+    const messages = [
+      { role: "user", content: "Read the log." },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_log", toolName: "read_log", input: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_log", toolName: "read_log", output: { type: "text", value: log } }] },
+      { role: "user", content: "What did you not see?" },
+    ];
+    const result = await generateText({ model, messages: messages as never, tools: { ...tools, ...context.tools } as unknown as typeof tools, stopWhen: stepCountIs(3), prepareStep: context.prepareStep as never });
+    expect(result.text).toBe("Read.");
+    const reply = JSON.stringify(prompts[1]!.at(-1));
+    const from = Number(/"from\\":(\d+)/.exec(JSON.stringify(prompts[0]))![1]);
+    expect(reply).toContain(JSON.stringify(log.slice(from, from + 100)).slice(1, -1));
+  });
 });
