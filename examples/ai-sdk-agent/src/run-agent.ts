@@ -75,7 +75,8 @@ export async function runAgent(): Promise<AgentRun> {
     model: scriptedModel(prompts),
     instructions: "You are a travel assistant.",
     messages: await convertToModelMessages(storedChat()),
-    tools,
+    // retrieve_context: the placeholders of cleared results name a handle the model can read back.
+    tools: { ...tools, ...context.tools },
     stopWhen: stepCountIs(5),
     prepareStep: context.prepareStep,
   });
