@@ -15,5 +15,8 @@ describe("ctxpipeMiddleware", () => {
   test("options are checked at compile time", () => {
     // @ts-expect-error maxTokens is a number
     ctxpipeMiddleware({ maxTokens: "lots" });
+    ctxpipeMiddleware({ retrieveMaxChars: 5_000, maxOffloadedChars: 1_000_000, retrieveContextTool: true });
+    // @ts-expect-error retrieveMaxChars is a number of characters
+    ctxpipeMiddleware({ retrieveMaxChars: "5k" });
   });
 });
