@@ -3,7 +3,7 @@
 // with the handle and range its marker names, and replies that hold exactly that range of the
 // original, in bounded parts, while every prompt stays inside the budget.
 import { type BuildResult, DEFAULT_RETRIEVE_MAX_CHARS, RETRIEVE_CONTEXT_PARAMETERS } from "@ctxpipe/core";
-import { generateText, type ModelMessage, stepCountIs, tool } from "ai";
+import { generateText, type ModelMessage, stepCountIs, tool, wrapLanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
@@ -115,6 +115,30 @@ describe("context.tools.retrieve_context", () => {
       expect(builds[step]!.tokenCountExact).toBe(true);
       expect(builds[step]!.tokenCount, `step ${step}`).toBeLessThanOrEqual(MAX_TOKENS - RESERVE);
     });
+  });
+
+  test("through the middleware: the call's tools count, and the model reads the cut range back", async () => {
+    const builds: BuildResult<AiSdkRequest>[] = [];
+    const context = createAiSdkContext({ maxTokens: MAX_TOKENS, reserveOutputTokens: RESERVE, onBuild: (result) => void builds.push(result) });
+    let asked: { handle: string; from: number; to: number } | undefined;
+    let part = "";
+    const { model, prompts } = readingModel((prompt, step) => {
+      if (step === 0) {
+        asked = JSON.parse(HANDLE_PATTERN.exec(JSON.stringify(prompt).replaceAll('\\"', '"'))![1]!) as { handle: string; from: number; to: number };
+        return { toolName: "retrieve_context", input: { ...asked, to: asked.from + 500 } };
+      }
+      part = split(resultOf(prompt, "call_0")!.value).part;
+      return { text: "done" };
+    });
+    const wrapped = wrapLanguageModel({ model, middleware: context.middleware });
+    await generateText({ model: wrapped, messages: history(), tools: { ...tools, ...context.tools }, stopWhen: stepCountIs(3) });
+    expect(part).toBe(LOG.slice(asked!.from, asked!.from + 500));
+    expect(prompts).toHaveLength(2);
+    const alone = createAiSdkContext({ maxTokens: MAX_TOKENS, reserveOutputTokens: RESERVE });
+    await generateText({ model: wrapLanguageModel({ model: readingModel(() => ({ text: "ok" })).model, middleware: alone.middleware }), messages: history(), tools });
+    // The same first call without retrieve_context among its tools counts fewer tokens.
+    expect(builds[0]!.tokenCount).toBeGreaterThan(alone.lastBuild!.tokenCount + 40);
+    for (const build of builds) expect(build.tokenCount).toBeLessThanOrEqual(MAX_TOKENS - RESERVE);
   });
 
   test("bad arguments and an unknown handle come back to the model as tool errors saying what to fix", async () => {
