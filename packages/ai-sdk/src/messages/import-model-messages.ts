@@ -1,11 +1,12 @@
 // Imports an AI SDK ModelMessage history (what generateText and streamText take as `messages`, and
 // what prepareStep receives) into ctxpipe items.
-import { type InputIssue, InvalidInputError, type Item, type ItemInput, parsePluginOptions } from "@ctxpipe/core";
+import { type Item, type ItemInput, parsePluginOptions } from "@ctxpipe/core";
 import type { ModelMessage } from "ai";
 import { z } from "zod";
 import { type AiSdkExtra, metadataWith } from "./ai-sdk-extra.js";
-import { freezeItem, MessageMemo } from "./message-memo.js";
-import { describeValue, type FieldPath, isRecord, type IssueSink, readAssistantContent, readToolResultPart, readUserContent } from "./read-model-content.js";
+import { importEachMessage } from "./import-each-message.js";
+import { MessageMemo } from "./message-memo.js";
+import { describeValue, isRecord, type IssueSink, readAssistantContent, readToolResultPart, readUserContent } from "./read-model-content.js";
 
 const SOURCE = "AI SDK model message";
 
@@ -22,21 +23,6 @@ const optionsSchema = z.strictObject({
 export type ImportModelMessagesOptions = z.input<typeof optionsSchema>;
 
 const memo = new MessageMemo();
-
-class MessageIssues implements IssueSink {
-  readonly issues: InputIssue[] = [];
-  readonly #index: number;
-  readonly #id: string | undefined;
-
-  constructor(index: number, id: string | undefined) {
-    this.#index = index;
-    this.#id = id;
-  }
-
-  issue(path: FieldPath, message: string): void {
-    this.issues.push({ index: this.#index, id: this.#id, path: [...path], message });
-  }
-}
 
 /**
  * Converts AI SDK ModelMessages to items, one message at a time:
@@ -57,37 +43,16 @@ class MessageIssues implements IssueSink {
  */
 export function importModelMessages(messages: ReadonlyArray<ModelMessage>, options: ImportModelMessagesOptions = {}): Item[] {
   const { idPrefix, idOf } = parsePluginOptions("importModelMessages", optionsSchema, options);
-  const input: unknown = messages;
-  if (!Array.isArray(input)) {
-    throw new InvalidInputError(SOURCE, [{ index: 0, id: undefined, path: [], message: `expected an array of ModelMessages, got ${describeValue(input)}` }]);
-  }
-  const items: Item[] = [];
-  const issues: InputIssue[] = [];
-  for (let index = 0; index < input.length; index++) {
-    const message: unknown = input[index];
-    const id = idOf === undefined ? `${idPrefix}${index}` : idOf(message as ModelMessage, index);
-    const sink = new MessageIssues(index, typeof id === "string" && id.length > 0 ? id : undefined);
-    if (typeof id !== "string" || id.length === 0) {
-      sink.issue([], `idOf gave ${describeValue(id)} for this message; an id is a non-empty string`);
-      issues.push(...sink.issues);
-      continue;
-    }
-    const known = memo.lookup(message, index, id);
-    if (known !== undefined) {
-      items.push(...known);
-      continue;
-    }
-    const read = readModelMessage(message, id, sink);
-    if (sink.issues.length > 0) {
-      issues.push(...sink.issues);
-      continue;
-    }
-    const frozen = read.map((item) => freezeItem(item as Item));
-    memo.remember(message, index, id, frozen);
-    items.push(...frozen);
-  }
-  if (issues.length > 0) throw new InvalidInputError(SOURCE, issues);
-  return items;
+  return importEachMessage(messages, {
+    source: SOURCE,
+    noun: "ModelMessages",
+    memo,
+    idOf: (message, index) => {
+      const id = idOf === undefined ? `${idPrefix}${index}` : idOf(message as ModelMessage, index);
+      return typeof id === "string" && id.length > 0 ? id : { path: [], problem: `idOf gave ${describeValue(id)} for this message; an id is a non-empty string` };
+    },
+    read: readModelMessage,
+  });
 }
 
 /** The items of one message; they are complete items (every default filled in). */

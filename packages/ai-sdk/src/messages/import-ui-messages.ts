@@ -2,11 +2,12 @@
 // A UI message's parts are first read as the ModelMessage content they stand for, as the AI SDK's
 // convertToModelMessages reads them, so the items and the "ai-sdk" renderer are the same as for a
 // ModelMessage history; what only a UI message has (tool states, sources, data parts) is kept aside.
-import { type InputIssue, InvalidInputError, type Item, type ItemInput, parsePluginOptions } from "@ctxpipe/core";
+import { type Item, type ItemInput, parsePluginOptions } from "@ctxpipe/core";
 import type { UIMessage } from "ai";
 import { z } from "zod";
 import { type AiSdkExtra, metadataWith } from "./ai-sdk-extra.js";
-import { freezeItem, MessageMemo } from "./message-memo.js";
+import { importEachMessage } from "./import-each-message.js";
+import { MessageMemo } from "./message-memo.js";
 import {
   describeValue,
   type FieldPath,
@@ -35,21 +36,6 @@ const TOOL_STATES: ReadonlySet<unknown> = new Set(["input-streaming", "input-ava
 
 const memo = new MessageMemo();
 
-class MessageIssues implements IssueSink {
-  readonly issues: InputIssue[] = [];
-  readonly #index: number;
-  readonly #id: string | undefined;
-
-  constructor(index: number, id: string | undefined) {
-    this.#index = index;
-    this.#id = id;
-  }
-
-  issue(path: FieldPath, message: string): void {
-    this.issues.push({ index: this.#index, id: this.#id, path: [...path], message });
-  }
-}
-
 /**
  * Converts AI SDK UIMessages to items:
  * - system → a system item (its text parts joined); user → a user item (text, files as attachments);
@@ -75,38 +61,19 @@ class MessageIssues implements IssueSink {
  */
 export function importUIMessages(messages: ReadonlyArray<UIMessage>, options: ImportUIMessagesOptions = {}): Item[] {
   const { idOf } = parsePluginOptions("importUIMessages", optionsSchema, options);
-  const input: unknown = messages;
-  if (!Array.isArray(input)) {
-    throw new InvalidInputError(SOURCE, [{ index: 0, id: undefined, path: [], message: `expected an array of UIMessages, got ${describeValue(input)}` }]);
-  }
-  const items: Item[] = [];
-  const issues: InputIssue[] = [];
-  for (let index = 0; index < input.length; index++) {
-    const message: unknown = input[index];
-    const own = isRecord(message) ? message.id : undefined;
-    const id = idOf === undefined ? own : idOf(message as UIMessage, index);
-    const sink = new MessageIssues(index, typeof id === "string" && id.length > 0 ? id : undefined);
-    if (typeof id !== "string" || id.length === 0) {
-      sink.issue(idOf === undefined ? ["id"] : [], idOf === undefined ? `a UI message needs its id (a non-empty string), got ${describeValue(id)}` : `idOf gave ${describeValue(id)}; an id is a non-empty string`);
-      issues.push(...sink.issues);
-      continue;
-    }
-    const known = memo.lookup(message, index, id);
-    if (known !== undefined) {
-      items.push(...known);
-      continue;
-    }
-    const read = readUIMessage(message, id, sink);
-    if (sink.issues.length > 0) {
-      issues.push(...sink.issues);
-      continue;
-    }
-    const frozen = read.map((item) => freezeItem(item as Item));
-    memo.remember(message, index, id, frozen);
-    items.push(...frozen);
-  }
-  if (issues.length > 0) throw new InvalidInputError(SOURCE, issues);
-  return items;
+  return importEachMessage(messages, {
+    source: SOURCE,
+    noun: "UIMessages",
+    memo,
+    idOf: (message, index) => {
+      const id = idOf === undefined ? (isRecord(message) ? message.id : undefined) : idOf(message as UIMessage, index);
+      if (typeof id === "string" && id.length > 0) return id;
+      return idOf === undefined
+        ? { path: ["id"], problem: `a UI message needs its id (a non-empty string), got ${describeValue(id)}` }
+        : { path: [], problem: `idOf gave ${describeValue(id)}; an id is a non-empty string` };
+    },
+    read: readUIMessage,
+  });
 }
 
 interface PartAt {
