@@ -36,6 +36,7 @@ export {
   modelDefaults,
   outputReserveReason,
 } from "./registry/model-defaults.js";
+export { type ModelBudget, type ModelBudgetErrors, type ModelBudgetOptions, resolveModelBudget } from "./registry/resolve-model-budget.js";
 
 // Plugin
 export { TokenizerPlugin, type TokenizerPluginOptions } from "./plugins/tokenizer-plugin.js";

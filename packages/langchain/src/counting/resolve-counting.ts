@@ -2,8 +2,8 @@
 // model name through the registry of @ctxpipe/tokenizers (exact offline counts for OpenAI models, a
 // flagged approximation for Claude and Gemini) or from a budget given outright. An unknown model is
 // an error naming the option to give, never a silent chars/4.
-import { CtxpipeError, ERROR_CODES, PluginOptionsError, type Tokenizer } from "@ctxpipe/core";
-import { createTokenizer, type EncodingName, findModel, type ModelDefaults, modelDefaults, UnknownModelError } from "@ctxpipe/tokenizers";
+import type { Tokenizer } from "@ctxpipe/core";
+import { type EncodingName, resolveModelBudget } from "@ctxpipe/tokenizers";
 
 export interface CountingOptions {
   /** Count as this registry model, e.g. "gpt-4o" or "claude-sonnet-4-5". */
@@ -33,62 +33,15 @@ export interface CountingFields {
   readonly modelSource: string;
 }
 
-// Tokenizers are made once per model and encoding: making one loads its encoding.
-const tokenizers = new Map<string, Tokenizer>();
-
-function tokenizerFor(name: string, fallback: EncodingName | undefined): Tokenizer {
-  const key = `${name}\u0000${fallback ?? ""}`;
-  let tokenizer = tokenizers.get(key);
-  if (tokenizer === undefined) {
-    tokenizer = createTokenizer(name, fallback === undefined ? {} : { fallback });
-    tokenizers.set(key, tokenizer);
-  }
-  return tokenizer;
-}
-
-function unknownModel(fields: CountingFields, name: string, field: string): UnknownModelError {
-  let suggestions: ReadonlyArray<string> = [];
-  try {
-    createTokenizer(name);
-  } catch (error) {
-    if (CtxpipeError.isInstance(error) && error.code === ERROR_CODES.MODEL_UNKNOWN) suggestions = (error as UnknownModelError).suggestions;
-  }
-  const loud = new UnknownModelError(name, [...suggestions]);
-  const close = suggestions.length === 0 ? "" : ` Close known names: ${suggestions.join(", ")}.`;
-  loud.message =
-    `${fields.owner}: unknown model "${name}" (${field}): its tokenizer and context window are not known.${close} ` +
-    `Give model: "<a known name>" to count it as that model, or maxTokens: <its context window> to count it with the o200k_base encoding (flagged inexact).`;
-  return loud;
-}
-
 export function resolveCounting(fields: CountingFields, options: CountingOptions, modelName: string | undefined): Counting {
   const name = options.model ?? modelName;
   const field = options.model === undefined ? fields.modelSource : "model";
-  const known = name !== undefined && findModel(name) !== undefined;
-  const given = {
-    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-    ...(options.reserveOutputTokens === undefined ? {} : { reserveOutputTokens: options.reserveOutputTokens }),
-  };
-  if (!known && options.maxTokens === undefined) {
-    if (name !== undefined) throw unknownModel(fields, name, field);
-    throw new PluginOptionsError(
-      fields.owner,
-      `✖ no budget: ${fields.modelSource} has no model name to look up, and no maxTokens is given. Give model: "<a known name>" (exact counts and its context window) or maxTokens\n  → at model`,
-    );
-  }
-  const fallback = known ? undefined : (options.fallback ?? "o200k_base");
-  const counted = name ?? `(no model name, counted with ${fallback})`;
-  let defaults: ModelDefaults;
-  try {
-    defaults = modelDefaults(counted, { ...given, ...(fallback === undefined ? {} : { fallback }) });
-  } catch (error) {
-    if (CtxpipeError.isInstance(error) && error.code === ERROR_CODES.OPTIONS_INVALID) throw new PluginOptionsError(fields.owner, error.message.replace(/^Invalid options for [^\n]*\n/, ""));
-    throw error;
-  }
-  return {
-    model: name,
-    tokenizer: options.tokenizer ?? tokenizerFor(counted, fallback),
-    maxTokens: defaults.maxTokens,
-    reserveOutputTokens: defaults.reserveOutputTokens,
-  };
+  const budget = resolveModelBudget(name, options, {
+    owner: fields.owner,
+    unknownModel: (model, close) =>
+      `${fields.owner}: unknown model "${model}" (${field}): its tokenizer and context window are not known.${close} ` +
+      `Give model: "<a known name>" to count it as that model, or maxTokens: <its context window> to count it with the o200k_base encoding (flagged inexact).`,
+    noModel: `✖ no budget: ${fields.modelSource} has no model name to look up, and no maxTokens is given. Give model: "<a known name>" (exact counts and its context window) or maxTokens\n  → at model`,
+  });
+  return { ...budget, model: name };
 }
