@@ -1,4 +1,5 @@
 import { PluginOptionsError } from "@ctxpipe/core";
+import { wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import { UnknownModelError } from "../errors/unknown-model-error.js";
 import { resolveModelBudget } from "./resolve-model-budget.js";
@@ -19,7 +20,7 @@ describe("resolveModelBudget", () => {
   });
 
   test("the caller's budget, reserve and tokenizer win", () => {
-    const tokenizer = { name: "words", exact: false, count: (text: string) => text.split(" ").length };
+    const tokenizer = wordTokenizer;
     expect(resolveModelBudget("gpt-4o", { maxTokens: 50_000, reserveOutputTokens: 1_000, tokenizer }, errors)).toEqual({ model: "gpt-4o", tokenizer, maxTokens: 50_000, reserveOutputTokens: 1_000 });
   });
 
