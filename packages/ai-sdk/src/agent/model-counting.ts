@@ -1,25 +1,17 @@
 // How a context counts for the model a step calls: the tokenizer and the budget, resolved from the
 // model's id through the registry of @ctxpipe/tokenizers (the rule the loops and the CLI use), or from
 // the options. An unknown model without a budget is an error, never a silent chars/4.
-import type { Tokenizer } from "@ctxpipe/core";
-import { type EncodingName, resolveModelBudget } from "@ctxpipe/tokenizers";
+import { type ModelBudget, type ModelBudgetOptions, resolveModelBudget } from "@ctxpipe/tokenizers";
 
-/** The tokenizer and budget of every build for one model. */
-export interface ModelCounting {
-  /** The name counted for: the registry's family name, or the id as given for an unknown model. */
+/** The tokenizer and budget of every build for one model; `model` is the registry's family name, or the id as given. */
+export interface ModelCounting extends ModelBudget {
   readonly model: string;
-  readonly tokenizer: Tokenizer;
-  readonly maxTokens: number;
-  readonly reserveOutputTokens: number;
 }
 
 /** The options that decide how a model is counted. */
-export interface ModelCountingOptions {
-  readonly maxTokens?: number | undefined;
-  readonly reserveOutputTokens?: number | undefined;
+export interface ModelCountingOptions extends ModelBudgetOptions {
+  /** Count the model as this registry model (a gateway's alias). */
   readonly countAs?: string | undefined;
-  readonly fallback?: EncodingName | undefined;
-  readonly tokenizer?: Tokenizer | undefined;
 }
 
 export const OWNER = "@ctxpipe/ai-sdk";

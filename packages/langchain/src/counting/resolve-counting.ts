@@ -2,29 +2,15 @@
 // model name through the registry of @ctxpipe/tokenizers (exact offline counts for OpenAI models, a
 // flagged approximation for Claude and Gemini) or from a budget given outright. An unknown model is
 // an error naming the option to give, never a silent chars/4.
-import type { Tokenizer } from "@ctxpipe/core";
-import { type EncodingName, resolveModelBudget } from "@ctxpipe/tokenizers";
+import { type ModelBudget, type ModelBudgetOptions, resolveModelBudget } from "@ctxpipe/tokenizers";
 
-export interface CountingOptions {
+export interface CountingOptions extends ModelBudgetOptions {
   /** Count as this registry model, e.g. "gpt-4o" or "claude-sonnet-4-5". */
   readonly model?: string | undefined;
-  /** The budget. Default: the model's context window. */
-  readonly maxTokens?: number | undefined;
-  /** Tokens kept free for the answer. */
-  readonly reserveOutputTokens?: number | undefined;
-  /** Count with this tokenizer instead of the registry's. */
-  readonly tokenizer?: Tokenizer | undefined;
-  /** The encoding for a model the registry does not know (flagged inexact). Default "o200k_base" when maxTokens is given. */
-  readonly fallback?: EncodingName | undefined;
 }
 
-export interface Counting {
-  /** The model counted for, when there is one. */
-  readonly model: string | undefined;
-  readonly tokenizer: Tokenizer;
-  readonly maxTokens: number;
-  readonly reserveOutputTokens: number;
-}
+/** What a build counts with; `model` is the name as given (or the agent's), when there is one. */
+export type Counting = ModelBudget;
 
 /** Where each option is named in the caller's API, for error texts. */
 export interface CountingFields {
