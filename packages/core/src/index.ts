@@ -32,6 +32,12 @@ export {
   itemSchema,
 } from "./model/item.js";
 export { type ItemMetadata, itemMetadataSchema } from "./model/item-metadata.js";
+export {
+  OPENAI_RESPONSES_EXTRA_KEY,
+  type OpenAIResponsesExtra,
+  type OpenAIResponsesSequenceEntry,
+  openAIResponsesExtraOf,
+} from "./model/openai-responses-extra.js";
 export { itemText } from "./model/item-text.js";
 export { orderItems } from "./model/order-items.js";
 export { type ParsedInput, parseInput, parseItems, RESERVED_ID_PREFIX, type SetAsideRecord } from "./model/parse-items.js";

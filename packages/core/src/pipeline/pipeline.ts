@@ -444,7 +444,7 @@ export class Pipeline implements PluginHost {
     const firstItemAt = new Map<number, string>();
     for (const [id, index] of rendered.messageIndexById) if (!firstItemAt.has(index)) firstItemAt.set(index, id);
     return issues.map((issue) => {
-      const itemId = issue.itemId ?? (issue.messageIndex === undefined ? undefined : firstItemAt.get(issue.messageIndex));
+      const itemId = issue.itemId ?? (issue.messageIndex === undefined ? undefined : (rendered.messageItemIds?.[issue.messageIndex] ?? firstItemAt.get(issue.messageIndex)));
       return itemId === undefined ? issue : { ...issue, itemId };
     });
   }

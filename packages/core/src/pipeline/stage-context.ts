@@ -137,8 +137,14 @@ export interface RenderResult<Request> {
   readonly tokenCount: number;
   /** Number of messages in the request, the system message included. */
   readonly messageCount: number;
-  /** For each item id, the index of the message that carries it. */
+  /** For each item id, the index of the (first) message that carries it. */
   readonly messageIndexById?: ReadonlyMap<string, number>;
+  /**
+   * For each message, the id of the item it came from, when one item renders to several messages (a
+   * Responses assistant turn: reasoning, message and function calls), so a violation found in any of
+   * them names the item. Default: the first item messageIndexById places at that index.
+   */
+  readonly messageItemIds?: ReadonlyArray<string | undefined>;
   /**
    * The request cut into the parts a provider's prompt cache reads in order, so that consecutive
    * builds can be compared (report.cache). Give the same object for a part that did not change and
