@@ -99,6 +99,14 @@ function toolDefinitions(tools: ReadonlyArray<LoopTool>) {
   return tools.map(({ name, description, parameters }) => ({ name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) }));
 }
 
+/** Fields of the stored message shape that the importers read: an adapter's extra fields cannot set them. */
+const STORED_MESSAGE_FIELDS = new Set(["id", "role", "content", "createdAt", "tool_calls", "toolCalls", "tool_call_id", "mode", "runId", "agentId", "partType", "toolName", "duration", "includeInContext", "pinned", "priority", "error", "is_error", "body", "kind", "summary", "coveredIds", "messageIds", "reason", "terminatedBy"]);
+
+/** The reply's extra fields (e.g. the Responses adapter's openaiResponses), stored beside the message for the next build. */
+function storedExtra(reply: ModelReply): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(reply.extra ?? {}).filter(([name, value]) => value !== undefined && !STORED_MESSAGE_FIELDS.has(name)));
+}
+
 function toStoredToolCalls(reply: ModelReply) {
   return reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
 }
@@ -221,7 +229,14 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     tokenEstimate = learnFromUsage(params.pipeline, result, reply.usage) ?? tokenEstimate;
     events.emit({ type: "replied", turn: turn - 1, reply });
     const toolCalls = toStoredToolCalls(reply);
-    await persist(stampMessage(params.messages, { role: "assistant", content: reply.text === "" && toolCalls.length > 0 ? null : reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }));
+    await persist(
+      stampMessage(params.messages, {
+        ...storedExtra(reply),
+        role: "assistant",
+        content: reply.text === "" && toolCalls.length > 0 ? null : reply.text,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      }),
+    );
     if (reply.toolCalls.length === 0) return end("completed");
 
     const tools = new Map(turnTools.map((tool) => [tool.name, tool]));

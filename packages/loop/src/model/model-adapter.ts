@@ -22,6 +22,13 @@ export interface ModelReply {
   /** Why the model stopped, in the provider's words ("stop", "tool_calls", "end_turn", "max_tokens"). */
   readonly stopReason?: string;
   readonly usage?: ModelUsage;
+  /**
+   * Fields the loop stores on the assistant message beside its text and calls, which the importers keep
+   * in `metadata.extra`: what a renderer needs to send the turn back as the provider gave it. The
+   * Responses adapter sets `openaiResponses` (reasoning items and item ids). Plain JSON; fields the
+   * stored message shape already has (id, role, content …) are not taken from here.
+   */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 export interface ModelCall<Request> {
