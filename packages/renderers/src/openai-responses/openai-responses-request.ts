@@ -7,7 +7,8 @@ export type OpenAIResponsesInputContent =
   | { type: "input_text"; text: string }
   | { type: "input_image"; detail: "auto" | "low" | "high"; image_url: string }
   | { type: "input_image"; detail: "auto" | "low" | "high"; file_id: string }
-  | { type: "input_file"; file_data: string; filename?: string }
+  // A stored file may carry both its data and a provider file id: both are sent, nothing is chosen away.
+  | { type: "input_file"; file_data: string; file_id?: string; filename?: string }
   | { type: "input_file"; file_id: string; filename?: string };
 
 /** A user, system or developer message: plain text, or a list when it carries images or files. */

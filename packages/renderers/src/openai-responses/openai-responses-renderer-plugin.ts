@@ -1,0 +1,180 @@
+// Renderer for OpenAI's Responses API, registered under the renderer name "openai-responses": the
+// leading system messages become `instructions`, every other item the input items it stands for
+// (render-openai-responses-item.ts). It also checks every request it renders against the Responses rule table.
+import { checkRules, type Item, isBlank, itemText, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE, type Tokenizer, type ToolDefinition } from "@ctxpipe/core";
+import { z } from "zod";
+import {
+  countOpenAIResponsesInputItemTokens,
+  countOpenAIResponsesInstructionsTokens,
+  countOpenAIResponsesToolTokens,
+  OPENAI_RESPONSES_REPLY_PRIMING,
+} from "./count-openai-responses-tokens.js";
+import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesRequest } from "./openai-responses-request.js";
+import { openAIResponsesRules } from "./openai-responses-rules.js";
+import { type OpenAIResponsesSystemRole, type RenderedOpenAIResponsesItem, renderOpenAIResponsesItem } from "./render-openai-responses-item.js";
+import "./renderer-output-map.js";
+
+const PLUGIN_NAME = "OpenAIResponsesRendererPlugin";
+/** Shorter texts are cheaper to count again than to compare with the item's text. */
+const REUSE_ITEM_COUNT_FROM = 256;
+
+const openAIResponsesRendererPluginOptionsSchema = z.strictObject({
+  /** The request's max_output_tokens. Default: the build's reserveOutputTokens; none is sent without either. */
+  maxOutputTokens: z.number().int().positive().optional(),
+  /**
+   * Sent as `prompt_cache_key`, which routes requests sharing a prefix to the same cache (OpenAI
+   * caches prefixes of 1,024 tokens or more by itself). A build's promptCacheKey option wins.
+   */
+  promptCacheKey: z.string().min(1).optional(),
+  /** The role of a system message stored after the conversation started (the leading ones are the instructions). Default "developer". */
+  systemRole: z.enum(["developer", "system"]).default("developer"),
+  stage: z.number().default(STAGE.DEFAULT),
+});
+
+export type OpenAIResponsesRendererPluginOptions = z.input<typeof openAIResponsesRendererPluginOptionsSchema>;
+
+// What the cache hands out is also what later builds send: frozen, so a caller cannot change it.
+function deepFreeze<Value>(value: Value): Value {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+  return value;
+}
+
+function responsesTools(tools: ReadonlyArray<ToolDefinition>): OpenAIResponsesFunctionTool[] {
+  // strict false: the parameters describe the arguments to the model; a strict schema has rules of its own (every property required, no extra ones).
+  return tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    parameters: tool.parameters,
+    strict: false,
+  }));
+}
+
+export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
+  readonly name = PLUGIN_NAME;
+  readonly #options: z.output<typeof openAIResponsesRendererPluginOptionsSchema>;
+  // An item's input items are a pure function of the item and the system role, and so is their token
+  // count per tokenizer: an agent loop's rebuild renders and counts only the new items.
+  readonly #items: Record<OpenAIResponsesSystemRole, WeakMap<Item, RenderedOpenAIResponsesItem>> = { developer: new WeakMap(), system: new WeakMap() };
+  /** Per item, the tokens of each input item it adds: before, own, after, in that order. */
+  readonly #tokens = new WeakMap<Tokenizer, Record<OpenAIResponsesSystemRole, WeakMap<Item, ReadonlyArray<number>>>>();
+  /** The last instructions counted, which an agent loop sends unchanged build after build. */
+  #instructions: { tokenizer: Tokenizer; text: string; tokens: number } | undefined;
+
+  constructor(options: OpenAIResponsesRendererPluginOptions = {}) {
+    this.#options = parsePluginOptions(PLUGIN_NAME, openAIResponsesRendererPluginOptionsSchema, options);
+  }
+
+  apply(pipeline: PluginHost): void {
+    const tap = { name: PLUGIN_NAME, stage: this.#options.stage };
+    pipeline.hooks.render.for("openai-responses").tap(tap, (items, context) => {
+      const { systemRole } = this.#options;
+      const tokenCache = this.#tokenCache(context.tokenizer, systemRole);
+      const input: OpenAIResponsesInputItem[] = [];
+      const messageItemIds: string[] = [];
+      const messagesBefore = [0];
+      const messageIndexById = new Map<string, number>();
+      const instructionTexts: string[] = [];
+      let leading = true;
+      const add = (item: Item, list: ReadonlyArray<OpenAIResponsesInputItem>, tokens: ReadonlyArray<number>, from: number) => {
+        list.forEach((inputItem, index) => {
+          input.push(inputItem);
+          messageItemIds.push(item.id);
+          messagesBefore.push(messagesBefore.at(-1)! + tokens[from + index]!);
+        });
+      };
+      for (const item of items) {
+        const rendered = this.#rendered(item, systemRole);
+        let tokens = tokenCache.get(item);
+        if (tokens === undefined) {
+          tokens = this.#count(item, rendered, context.tokenizer, (counted) => context.countTokens(counted));
+          tokenCache.set(item, tokens);
+        }
+        const { before, own, after } = rendered;
+        add(item, before, tokens, 0);
+        leading &&= item.type === "system";
+        if (leading && item.type === "system") {
+          // The conversation's first system messages are its instructions; a later one stays where it was, in systemRole.
+          if (isBlank(item.text)) context.report.drop(item, "the system message is empty: nothing to send");
+          else instructionTexts.push(item.text);
+        } else if (own.length === 0) {
+          context.report.drop(item, rendered.dropped ?? "nothing to send");
+        } else {
+          messageIndexById.set(item.id, input.length);
+          add(item, own, tokens, before.length);
+          for (const reason of rendered.repairs) context.report.repair(item, reason);
+        }
+        add(item, after, tokens, before.length + own.length);
+      }
+
+      // The answer's room: without a budget (a reserve given alone for a model whose window no plugin knows) the reserve still says it.
+      const reserve = context.budget?.reserveOutputTokens ?? context.options.reserveOutputTokens ?? 0;
+      const maxOutputTokens = this.#options.maxOutputTokens ?? (reserve > 0 ? reserve : undefined);
+      const promptCacheKey = context.options.promptCacheKey ?? this.#options.promptCacheKey;
+      const instructions = instructionTexts.length === 0 ? undefined : instructionTexts.join("\n\n");
+      const request: OpenAIResponsesRequest = {
+        ...(context.model === undefined ? {} : { model: context.model }),
+        ...(instructions === undefined ? {} : { instructions }),
+        input,
+        ...(context.tools.length === 0 ? {} : { tools: responsesTools(context.tools) }),
+        ...(maxOutputTokens === undefined ? {} : { max_output_tokens: maxOutputTokens }),
+        ...(promptCacheKey === undefined ? {} : { prompt_cache_key: promptCacheKey }),
+      };
+      const system = instructions === undefined ? 0 : this.#instructionsTokens(instructions, context.tokenizer);
+      const tools = request.tools === undefined ? 0 : countOpenAIResponsesToolTokens(request.tools, context.tokenizer);
+      return {
+        request,
+        tokenCount: OPENAI_RESPONSES_REPLY_PRIMING + system + messagesBefore.at(-1)! + tools,
+        messageCount: input.length + (instructions === undefined ? 0 : 1),
+        messageIndexById,
+        messageItemIds,
+        // OpenAI's cache reads tools, then the instructions, then the input items.
+        prefix: { tools: request.tools, system: instructions, messages: input, tokens: { tools, system, messagesBefore } },
+      };
+    });
+
+    pipeline.hooks.validateRequest.for("openai-responses").tap(tap, (request, context) => {
+      for (const violation of checkRules(openAIResponsesRules, request, { model: context.model })) context.issue(violation);
+    });
+  }
+
+  #rendered(item: Item, systemRole: OpenAIResponsesSystemRole): RenderedOpenAIResponsesItem {
+    const cache = this.#items[systemRole];
+    let rendered = cache.get(item);
+    if (rendered === undefined) {
+      rendered = deepFreeze(renderOpenAIResponsesItem(item, { systemRole }));
+      cache.set(item, rendered);
+    }
+    return rendered;
+  }
+
+  /** Tokens of each input item the item adds; a long text sent as the item holds it reuses the item's own count. */
+  #count(item: Item, rendered: RenderedOpenAIResponsesItem, tokenizer: Tokenizer, countItem: (item: Item) => number): number[] {
+    const text = itemText(item);
+    const reusable = text.length >= REUSE_ITEM_COUNT_FROM && rendered.own.length === 1;
+    return [...rendered.before, ...rendered.own, ...rendered.after].map((inputItem) => {
+      const content = inputItem.type === "message" ? inputItem.content : inputItem.type === "function_call_output" ? inputItem.output : undefined;
+      const known = reusable && inputItem === rendered.own[0] && content === text ? countItem(item) : undefined;
+      return countOpenAIResponsesInputItemTokens(inputItem, tokenizer, known);
+    });
+  }
+
+  #instructionsTokens(text: string, tokenizer: Tokenizer): number {
+    const last = this.#instructions;
+    if (last !== undefined && last.tokenizer === tokenizer && last.text === text) return last.tokens;
+    const tokens = countOpenAIResponsesInstructionsTokens(text, tokenizer);
+    this.#instructions = { tokenizer, text, tokens };
+    return tokens;
+  }
+
+  #tokenCache(tokenizer: Tokenizer, systemRole: OpenAIResponsesSystemRole): WeakMap<Item, ReadonlyArray<number>> {
+    let byRole = this.#tokens.get(tokenizer);
+    if (byRole === undefined) {
+      byRole = { developer: new WeakMap(), system: new WeakMap() };
+      this.#tokens.set(tokenizer, byRole);
+    }
+    return byRole[systemRole];
+  }
+}
