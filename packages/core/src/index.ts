@@ -15,6 +15,7 @@ export { RendererNotFoundError } from "./errors/renderer-not-found-error.js";
 export { importAnthropicMessages, type ImportAnthropicMessagesOptions } from "./importers/import-anthropic-messages.js";
 export { importMemoryChunks } from "./importers/import-memory-chunks.js";
 export { importOpenAIMessages, type ImportOpenAIMessagesOptions } from "./importers/import-openai-messages.js";
+export { importOpenAIResponsesItems, type ImportOpenAIResponsesItemsOptions } from "./importers/import-openai-responses-items.js";
 export { DEFAULT_STORED_MODE, importStoredMessages, storedMessageMode } from "./importers/import-stored-messages.js";
 export { isDeepFrozen } from "./importers/frozen-record-memo.js";
 
