@@ -5,8 +5,9 @@ import type { Rule } from "../spec/rule.js";
 import { checkedFrom } from "./checked-from.js";
 import { rememberClean, visitJson } from "./visit-json.js";
 
+// messages[i] (OpenAI Chat, Anthropic), contents[i] (Gemini), input[i] (OpenAI Responses).
 const messageIndexOf = (path: string): number | undefined => {
-  const match = /^(?:messages|contents)\[(\d+)\]/.exec(path);
+  const match = /^(?:messages|contents|input)\[(\d+)\]/.exec(path);
   return match === null ? undefined : Number(match[1]);
 };
 
