@@ -1,0 +1,480 @@
+import { type BuildResult, checkRules, createPipeline, type ItemInput, type PipelinePlugin, type Tokenizer } from "@ctxpipe/core";
+import { buildWith, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "@ctxpipe/core/testing";
+import { describe, expect, test } from "vitest";
+import { countOpenAIResponsesTokens } from "./count-openai-responses-tokens.js";
+import { OpenAIResponsesRendererPlugin } from "./openai-responses-renderer-plugin.js";
+import type { OpenAIResponsesRequest } from "./openai-responses-request.js";
+import { openAIResponsesRules } from "./openai-responses-rules.js";
+
+const plugin = () => new OpenAIResponsesRendererPlugin();
+const renderer = "openai-responses" as const;
+const hi: ItemInput[] = [{ id: "u", type: "user", text: "hello world" }];
+const responses = (value: Record<string, unknown>) => ({ extra: { openaiResponses: value } });
+
+/** A tool loop with a reasoning model, as the importer of stored Responses items gives it back. */
+function storedResponsesTurnsFixture(): ItemInput[] {
+  return [
+    { id: "u1", type: "user", text: "Why does the build fail?" },
+    {
+      id: "a1",
+      type: "assistant",
+      text: "",
+      reasoning: [{ text: "Read the log and the config." }],
+      toolCalls: [
+        { id: "call_log", name: "read_file", arguments: '{"path":"build.log"}' },
+        { id: "call_cfg", name: "read_file", arguments: '{"path":"tsconfig.json"}' },
+      ],
+      metadata: responses({
+        sequence: [
+          { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Read the log and the config." }], encrypted_content: "gAAAAB-one" },
+          { type: "function_call", call_id: "call_log", id: "fc_1", status: "completed" },
+          { type: "function_call", call_id: "call_cfg", id: "fc_2", status: "completed" },
+        ],
+      }),
+    },
+    { id: "t1", type: "tool-result", callId: "call_log", toolName: "read_file", output: "error TS2307: Cannot find module 'zod'." },
+    {
+      id: "t2",
+      type: "tool-result",
+      callId: "call_cfg",
+      toolName: "read_file",
+      output: "The config, as a picture:",
+      metadata: responses({
+        outputParts: [
+          { type: "input_text", text: "The config, as a picture:" },
+          { type: "input_image", detail: "auto", image_url: "https://example.test/config.png" },
+        ],
+      }),
+    },
+    {
+      id: "a2",
+      type: "assistant",
+      text: "zod is not installed.",
+      reasoning: [{ text: "The module is missing." }],
+      metadata: responses({
+        sequence: [
+          { type: "reasoning", id: "rs_2", summary: [{ type: "summary_text", text: "The module is missing." }], encrypted_content: "gAAAAB-two" },
+          { type: "message", id: "msg_2", status: "completed", phase: "final_answer" },
+        ],
+      }),
+    },
+    { id: "u2", type: "user", text: "Install it.", metadata: responses({ before: [{ type: "compaction", id: "cmp_1", encrypted_content: "gAAAAB-compacted" }] }) },
+  ];
+}
+
+/** The input items an item was rendered to: from its message index to the next item's. */
+function inputOf(result: BuildResult<OpenAIResponsesRequest>, id: string): unknown[] {
+  const entries = result.report.entries;
+  const at = entries.findIndex((entry) => entry.id === id);
+  const start = entries[at]?.messageIndex;
+  if (start === undefined) return [];
+  const end = entries.slice(at + 1).find((entry) => entry.messageIndex !== undefined)?.messageIndex ?? result.request.input.length;
+  return result.request.input.slice(start, end);
+}
+
+const golden = (request: unknown) => `${JSON.stringify(request, null, 2)}\n`;
+
+describe("OpenAIResponsesRendererPlugin", () => {
+  test.for([
+    { name: "every item type", file: "every-item-type.openai-responses.json", items: everyItemTypeFixture, options: { system: "You are a careful engineer." } },
+    { name: "a parallel tool loop", file: "tool-loop.openai-responses.json", items: toolLoopFixture, options: { system: "Be brief." } },
+    { name: "a cached request (prompt_cache_key)", file: "tool-loop-cached.openai-responses.json", items: toolLoopFixture, options: { system: "Be brief.", promptCacheKey: "conversation-42" } },
+    { name: "stored Responses turns with reasoning", file: "stored-turns.openai-responses.json", items: storedResponsesTurnsFixture, options: { system: "Be brief.", reserveOutputTokens: 4096 } },
+  ])("renders $name (golden file) with no rule violation", async ({ file, items, options }) => {
+    const result = await buildWith([plugin()], items(), { renderer, model: "gpt-5.1", ...options });
+    await expect(golden(result.request)).toMatchFileSnapshot(`__fixtures__/${file}`);
+    expect(checkRules(openAIResponsesRules, result.request, { model: "gpt-5.1" })).toEqual([]);
+    expect(result.report.violations).toEqual([]);
+    expect(result.tokenCount).toBe(countOpenAIResponsesTokens(result.request, wordTokenizer));
+  });
+
+  test("sends stored reasoning verbatim before its calls and message, with the ids, and a result's parts as they were", async () => {
+    const { request } = await buildWith([plugin()], storedResponsesTurnsFixture(), { renderer });
+    expect(request.input).toEqual([
+      { type: "message", role: "user", content: "Why does the build fail?" },
+      { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Read the log and the config." }], encrypted_content: "gAAAAB-one" },
+      { type: "function_call", id: "fc_1", call_id: "call_log", name: "read_file", arguments: '{"path":"build.log"}' },
+      { type: "function_call", id: "fc_2", call_id: "call_cfg", name: "read_file", arguments: '{"path":"tsconfig.json"}' },
+      { type: "function_call_output", call_id: "call_log", output: "error TS2307: Cannot find module 'zod'." },
+      {
+        type: "function_call_output",
+        call_id: "call_cfg",
+        output: [
+          { type: "input_text", text: "The config, as a picture:" },
+          { type: "input_image", detail: "auto", image_url: "https://example.test/config.png" },
+        ],
+      },
+      { type: "reasoning", id: "rs_2", summary: [{ type: "summary_text", text: "The module is missing." }], encrypted_content: "gAAAAB-two" },
+      { type: "message", role: "assistant", id: "msg_2", status: "completed", content: [{ type: "output_text", text: "zod is not installed.", annotations: [] }], phase: "final_answer" },
+      { type: "compaction", id: "cmp_1", encrypted_content: "gAAAAB-compacted" },
+      { type: "message", role: "user", content: "Install it." },
+    ]);
+  });
+
+  test("leaves thinking items out and says so", async () => {
+    const result = await buildWith([plugin()], everyItemTypeFixture(), { renderer });
+    expect(result.report.entries.find((entry) => entry.id === "thinking")).toMatchObject({
+      decision: "dropped",
+      stage: "render",
+      plugin: "OpenAIResponsesRendererPlugin",
+      reason: "thinking items are not sent to the OpenAI Responses API",
+    });
+  });
+
+  describe("the assistant turn", () => {
+    const user: ItemInput = { id: "u", type: "user", text: "Go." };
+    const next: ItemInput = { id: "u9", type: "user", text: "Next." };
+    const reasoning = { type: "reasoning", id: "rs_a", summary: [{ type: "summary_text", text: "Plan." }], encrypted_content: "gAAAAB-a" };
+    const call = (id: string) => ({ id, name: "run", arguments: `{"n":"${id}"}` });
+    const results = (...ids: string[]): ItemInput[] => ids.map((id) => ({ id: `t_${id}`, type: "tool-result", callId: id, output: `done ${id}` }));
+    const sent = (id: string, withId?: string) => ({ type: "function_call", ...(withId === undefined ? {} : { id: withId }), call_id: id, name: "run", arguments: `{"n":"${id}"}` });
+    const NOT_FOLLOWED =
+      "its reasoning is not sent, nor the ids of its message and calls: a reasoning item must be followed by the message or function call it belongs to, which is no longer sent as it was (the API refuses the request otherwise)";
+    const NONE_STORED =
+      "its reasoning is not sent: the Responses API takes back only the reasoning items it returned (with their ids), and none is stored with this item";
+
+    test.for([
+      {
+        case: "without a stored sequence: the message, then the calls, no reasoning (reported)",
+        item: { text: "Running.", reasoning: [{ text: "Plan." }], toolCalls: [call("c1")] },
+        input: [{ type: "message", role: "assistant", content: "Running." }, sent("c1")],
+        repaired: NONE_STORED,
+      },
+      {
+        case: "reasoning compression removed: no reasoning item and no ids, nothing to report",
+        item: { text: "", toolCalls: [call("c1")], metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1" }] }) },
+        input: [sent("c1")],
+      },
+      {
+        case: "the call after the reasoning is gone: no reasoning item and no ids (reported)",
+        item: {
+          text: "",
+          reasoning: [{ text: "Plan." }],
+          toolCalls: [call("c2")],
+          metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1" }, { type: "function_call", call_id: "c2", id: "fc_2" }] }),
+        },
+        input: [sent("c2")],
+        repaired: NOT_FOLLOWED,
+      },
+      {
+        case: "the message after the reasoning became blank: no reasoning item and no ids (reported)",
+        item: {
+          text: " ",
+          reasoning: [{ text: "Plan." }],
+          toolCalls: [call("c1")],
+          metadata: responses({ sequence: [reasoning, { type: "message", id: "msg_1" }, { type: "function_call", call_id: "c1", id: "fc_1" }] }),
+        },
+        input: [sent("c1")],
+        repaired: NOT_FOLLOWED,
+      },
+      {
+        case: "a call the sequence lacks comes last, text it lacks first, both without ids",
+        item: {
+          text: "Also this.",
+          reasoning: [{ text: "Plan." }],
+          toolCalls: [call("c1"), call("c2")],
+          metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1" }] }),
+        },
+        input: [{ type: "message", role: "assistant", content: "Also this." }, reasoning, sent("c1", "fc_1"), sent("c2")],
+      },
+      {
+        case: "stored items of other types stay where they were, verbatim",
+        item: {
+          text: "Found it.",
+          metadata: responses({
+            sequence: [
+              { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "zod" } },
+              { type: "message", id: "msg_1", phase: "commentary", status: "incomplete" },
+            ],
+          }),
+        },
+        input: [
+          { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "zod" } },
+          { type: "message", role: "assistant", id: "msg_1", status: "incomplete", content: [{ type: "output_text", text: "Found it.", annotations: [] }], phase: "commentary" },
+        ],
+      },
+      {
+        case: "a second stored message has no text of its own: the turn's text goes to the first",
+        item: { text: "One.\nTwo.", metadata: responses({ sequence: [{ type: "message", id: "msg_1" }, { type: "message", id: "msg_2" }] }) },
+        input: [{ type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "One.\nTwo.", annotations: [] }] }],
+      },
+      {
+        case: "two reasoning items in a row: the first is not followed by its message, so neither is sent",
+        item: { text: "Done.", reasoning: [{ text: "Plan." }, { text: "More." }], metadata: responses({ sequence: [reasoning, { ...reasoning, id: "rs_b" }, { type: "message", id: "msg_1" }] }) },
+        input: [{ type: "message", role: "assistant", content: "Done." }],
+        repaired: NOT_FOLLOWED,
+      },
+      {
+        case: "entries that are not Responses items are left out, and said so",
+        item: { text: "Done.", metadata: responses({ sequence: [42, { id: "no type" }, { type: "message" }] }) },
+        input: [{ type: "message", role: "assistant", content: "Done." }],
+        repaired: 'metadata.extra.openaiResponses.sequence[1] is not a Responses item (a JSON object with a "type"): it is not sent',
+      },
+    ] satisfies Array<{ case: string; item: Omit<Extract<ItemInput, { type: "assistant" }>, "id" | "type">; input: unknown[]; repaired?: string }>)(
+      "$case",
+      async ({ item, input, repaired }) => {
+        const assistant = { id: "a", type: "assistant", ...item } as ItemInput;
+        const callIds = (item.toolCalls ?? []).map((entry) => entry.id);
+        const result = await buildWith([plugin()], [user, assistant, ...results(...callIds), next], { renderer });
+        expect(inputOf(result, "a")).toEqual(input);
+        const entry = result.report.entries.find((candidate) => candidate.id === "a");
+        if (repaired === undefined) expect(entry?.decision).toBe("kept");
+        else expect(entry?.history.map((event) => event.reason)).toContain(repaired);
+      },
+    );
+
+    test("an assistant item with nothing to send is dropped, and says why", async () => {
+      const pipeline = createPipeline({ plugins: [plugin()], defaults: { filter: false, repairOrphans: false, validate: false } });
+      const result = await pipeline.build([user, { id: "a", type: "assistant", text: "\n" }, next], { renderer, tokenizer: wordTokenizer });
+      expect(result.request.input).toEqual([
+        { type: "message", role: "user", content: "Go." },
+        { type: "message", role: "user", content: "Next." },
+      ]);
+      expect(result.report.entries[1]).toMatchObject({ decision: "dropped", stage: "render", reason: "the assistant message is empty: nothing to send" });
+    });
+  });
+
+  describe("system messages", () => {
+    const turn: ItemInput[] = [
+      { id: "u1", type: "user", text: "Hi." },
+      { id: "a1", type: "assistant", text: "Hello." },
+    ];
+    const later: ItemInput = { id: "s1", type: "system", text: "From now on answer in French." };
+    const newest: ItemInput = { id: "u2", type: "user", text: "How are you?" };
+
+    test.for([
+      { case: "the default: a later one is a developer message, where it was", options: {}, role: "developer" },
+      { case: 'systemRole "system"', options: { systemRole: "system" as const }, role: "system" },
+    ])("the leading ones are the instructions; $case", async ({ options, role }) => {
+      const items: ItemInput[] = [{ id: "s0", type: "system", text: "You are terse." }, ...turn, later, newest];
+      const result = await buildWith([new OpenAIResponsesRendererPlugin(options)], items, { renderer });
+      expect(result.request.instructions).toBe("You are terse.");
+      expect(result.request.input).toEqual([
+        { type: "message", role: "user", content: "Hi." },
+        { type: "message", role: "assistant", content: "Hello." },
+        { type: "message", role, content: "From now on answer in French." },
+        { type: "message", role: "user", content: "How are you?" },
+      ]);
+      expect(result.report.entries.find((entry) => entry.id === "s1")).toMatchObject({ decision: "kept", messageIndex: 2 });
+      expect(result.metadata.outputCount).toBe(5);
+    });
+
+    test("consecutive leading system messages are joined as the instructions, a blank one is left out", async () => {
+      // Only the renderer: the stages that would drop the blank one first are off.
+      const pipeline = createPipeline({ plugins: [plugin()], defaults: { insertSystem: false, filter: false, repairOrphans: false, validate: false } });
+      const items: ItemInput[] = [
+        { id: "s0", type: "system", text: "You are terse." },
+        { id: "s1", type: "system", text: " \u200B" },
+        { id: "s2", type: "system", text: "Answer in French." },
+        ...turn,
+        newest,
+      ];
+      const result = await pipeline.build(items, { renderer, tokenizer: wordTokenizer });
+      expect(result.request.instructions).toBe("You are terse.\n\nAnswer in French.");
+      expect(result.report.entries.find((entry) => entry.id === "s1")).toMatchObject({ decision: "dropped", reason: "the system message is empty: nothing to send" });
+    });
+
+    test("no system text at all: no instructions field", async () => {
+      const result = await buildWith([plugin()], hi, { renderer, includeSystemPrompt: false });
+      expect(result.request).not.toHaveProperty("instructions");
+      expect(result.metadata.outputCount).toBe(1);
+    });
+  });
+
+  test("attachments: text first, an image's detail (auto by default), file data as a data: URL with its file id", async () => {
+    const result = await buildWith(
+      [plugin()],
+      [
+        {
+          id: "u",
+          type: "user",
+          text: "Read these.",
+          attachments: [
+            { type: "image", url: "https://example.test/a.png" },
+            { type: "file", data: "JVBERi0x", mediaType: "application/pdf", filename: "a.pdf", fileId: "file-1" },
+            { type: "file", data: "data:text/plain;base64,aGk=" },
+            { type: "file", fileId: "file-2" },
+          ],
+        },
+      ],
+      { renderer },
+    );
+    expect(result.request.input).toEqual([
+      {
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: "Read these." },
+          { type: "input_image", detail: "auto", image_url: "https://example.test/a.png" },
+          { type: "input_file", file_data: "data:application/pdf;base64,JVBERi0x", file_id: "file-1", filename: "a.pdf" },
+          { type: "input_file", file_data: "data:text/plain;base64,aGk=" },
+          { type: "input_file", file_id: "file-2" },
+        ],
+      },
+    ]);
+  });
+
+  test("a result's stored parts are sent while its output is the text they were imported as; a changed output is sent as text", async () => {
+    const parts = [
+      { type: "input_text", text: "Chart:" },
+      { type: "input_image", detail: "low", image_url: "https://example.test/c.png" },
+    ];
+    const items = (output: string): ItemInput[] => [
+      { id: "u", type: "user", text: "Plot it." },
+      { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c", name: "plot", arguments: "{}" }] },
+      { id: "t", type: "tool-result", callId: "c", output, metadata: responses({ outputParts: parts }) },
+      { id: "u2", type: "user", text: "Thanks." },
+    ];
+    const unchanged = await buildWith([plugin()], items("Chart:"), { renderer });
+    const changed = await buildWith([plugin()], items("[cleared]"), { renderer });
+    expect(unchanged.request.input[2]).toEqual({ type: "function_call_output", call_id: "c", output: parts });
+    expect(changed.request.input[2]).toEqual({ type: "function_call_output", call_id: "c", output: "[cleared]" });
+    // The image part counts by its detail (85 for low), not by its URL.
+    expect(unchanged.tokenCount - changed.tokenCount).toBe(wordTokenizer.count("Chart:") + 85 - wordTokenizer.count("[cleared]"));
+  });
+
+  test("stored items of unknown types are sent before and after their item, and also when the item itself is not", async () => {
+    const result = await buildWith(
+      [plugin()],
+      [
+        { id: "u", type: "user", text: "Hi.", metadata: responses({ before: [{ type: "item_reference", id: "ref_1" }] }) },
+        { id: "th", type: "thinking", text: "hmm", metadata: responses({ before: [{ type: "compaction", encrypted_content: "gAAAAB" }] }) },
+        { id: "u2", type: "user", text: "Bye.", metadata: responses({ after: [{ type: "item_reference", id: "ref_2" }] }) },
+      ],
+      { renderer },
+    );
+    expect(result.request.input).toEqual([
+      { type: "item_reference", id: "ref_1" },
+      { type: "message", role: "user", content: "Hi." },
+      { type: "compaction", encrypted_content: "gAAAAB" },
+      { type: "message", role: "user", content: "Bye." },
+      { type: "item_reference", id: "ref_2" },
+    ]);
+    expect(result.report.entries.map((entry) => [entry.id, entry.decision, entry.messageIndex])).toEqual([
+      ["u", "kept", 1],
+      ["th", "dropped", undefined],
+      ["u2", "kept", 3],
+    ]);
+  });
+
+  test("tools in the flat Responses format, strict false, counted by the Chat Completions tool formula", async () => {
+    const tools = [
+      { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+      { name: "now", parameters: { type: "object", properties: {} } },
+    ];
+    const withTools = await buildWith([plugin()], hi, { renderer, tools });
+    const without = await buildWith([plugin()], hi, { renderer });
+    expect(withTools.request.tools).toEqual([
+      { type: "function", name: "read_file", description: "Read a file", parameters: tools[0]!.parameters, strict: false },
+      { type: "function", name: "now", parameters: { type: "object", properties: {} }, strict: false },
+    ]);
+    expect(without.request).not.toHaveProperty("tools");
+    // 12 for the section; per function 7 + "name:description"; with properties 3, per property 3 + "key:type:description".
+    const expected = 12 + (7 + wordTokenizer.count("read_file:Read a file") + 3 + 3 + wordTokenizer.count("path:string:")) + (7 + wordTokenizer.count("now:"));
+    expect(withTools.tokenCount - without.tokenCount).toBe(expected);
+  });
+
+  test.for([
+    { name: "left out by default", plugins: [], options: {}, expected: undefined },
+    { name: "the build's reserveOutputTokens", plugins: [], options: { maxTokens: 100_000, reserveOutputTokens: 8192 }, expected: 8192 },
+    { name: "the build's reserveOutputTokens given alone, with no window known", plugins: [], options: { reserveOutputTokens: 8192 }, expected: 8192 },
+    { name: "the maxOutputTokens option first", plugins: [{ maxOutputTokens: 1024 }], options: { maxTokens: 100_000, reserveOutputTokens: 8192 }, expected: 1024 },
+  ])("max_output_tokens is $name", async ({ plugins, options, expected }) => {
+    const result = await buildWith([new OpenAIResponsesRendererPlugin(...plugins)], hi, { renderer, ...options });
+    expect(result.request.max_output_tokens).toBe(expected);
+    expect("max_output_tokens" in result.request).toBe(expected !== undefined);
+  });
+
+  test.for([
+    { case: "no key anywhere: none is sent", plugin: {}, build: {}, expected: undefined },
+    { case: "the renderer's option", plugin: { promptCacheKey: "app-wide" }, build: {}, expected: "app-wide" },
+    { case: "the build's option, over the renderer's", plugin: { promptCacheKey: "app-wide" }, build: { promptCacheKey: "conversation-42" }, expected: "conversation-42" },
+  ])("prompt_cache_key: $case", async ({ plugin: options, build, expected }) => {
+    const result = await buildWith([new OpenAIResponsesRendererPlugin(options)], hi, { renderer, ...build });
+    expect(result.request.prompt_cache_key).toBe(expected);
+    expect("prompt_cache_key" in result.request).toBe(expected !== undefined);
+    // The key routes the request; it is not part of the prompt, so it costs no tokens.
+    expect(result.tokenCount).toBe(countOpenAIResponsesTokens(result.request, wordTokenizer));
+  });
+
+  test("sets model only when the build names one", async () => {
+    expect((await buildWith([plugin()], hi, { renderer, model: "gpt-5.1" })).request.model).toBe("gpt-5.1");
+    expect((await buildWith([plugin()], hi, { renderer })).request).not.toHaveProperty("model");
+  });
+
+  test("counts tokens: reply priming, the instructions as a system message, each input item with its overhead", async () => {
+    const result = await buildWith([plugin()], hi, { renderer, system: "Be brief." });
+    // 3 to prime the reply; the instructions 3 + "developer" (1) + "Be brief." (3); the message 3 + "user" (1) + "hello world" (2).
+    expect(result.tokenCount).toBe(3 + (3 + 1 + 3) + (3 + 1 + 2));
+    expect(result.tokenCountExact).toBe(true);
+  });
+
+  test("counts calls, outputs and reasoning: 3 + name + arguments, 3 + tool + output, 3 + the summary (not the encrypted content)", async () => {
+    const result = await buildWith([plugin()], storedResponsesTurnsFixture().slice(0, 4), { renderer, includeSystemPrompt: false, validation: "report" });
+    const count = (text: string) => wordTokenizer.count(text);
+    const user = 3 + 1 + count("Why does the build fail?");
+    const reasoning = 3 + count("Read the log and the config.");
+    const calls = 3 + count("read_file") + count('{"path":"build.log"}') + 3 + count("read_file") + count('{"path":"tsconfig.json"}');
+    const outputs = 3 + 1 + count("error TS2307: Cannot find module 'zod'.") + 3 + 1 + count("The config, as a picture:") + 765;
+    // repair-orphans adds a user turn after the last result; its text counts as any user message.
+    const added = result.request.input.slice(6).reduce((total, item) => total + 3 + 1 + count((item as { content: string }).content), 0);
+    expect(result.tokenCount).toBe(3 + user + reasoning + calls + outputs + added);
+  });
+
+  test("the cached counts equal a fresh count of the request sent, build after build", async () => {
+    const pipeline = createPipeline({ plugins: [plugin()] });
+    const options = { renderer, tokenizer: wordTokenizer, system: "Be brief." } as const;
+    await pipeline.build(storedResponsesTurnsFixture(), options);
+    const result = await pipeline.build([...storedResponsesTurnsFixture(), ...everyItemTypeFixture()], options);
+    expect(result.tokenCount).toBe(countOpenAIResponsesTokens(result.request, wordTokenizer));
+  });
+
+  test("a rebuild after one new message renders and counts only that message, and reports the prefix a cache reuses", async () => {
+    const counted: string[] = [];
+    const recording: Tokenizer = {
+      ...wordTokenizer,
+      count(text) {
+        counted.push(text);
+        return wordTokenizer.count(text);
+      },
+    };
+    const pipeline = createPipeline({ plugins: [plugin()] });
+    const history = storedResponsesTurnsFixture();
+    const options = { renderer, tokenizer: recording, system: "Be brief." } as const;
+    const first = await pipeline.build(history, options);
+    counted.length = 0;
+    const next = await pipeline.build([...history, { id: "a9", type: "assistant", text: "On it." }, { id: "u9", type: "user", text: "one more thing" }], options);
+    // Each new text once, for its input item (the pipeline's per-item counts come from the same cache), and the roles.
+    expect(counted.filter((text) => text === "one more thing" || text === "On it.")).toEqual(["On it.", "one more thing"]);
+    expect(counted.filter((text) => !["one more thing", "On it.", "user", "assistant"].includes(text))).toEqual([]);
+    expect(next.tokenCount).toBe(first.tokenCount + (3 + 1 + 3) + (3 + 1 + 3));
+    // The same objects: the shared items were not rendered again.
+    first.request.input.forEach((inputItem, index) => {
+      expect(next.request.input[index]).toBe(inputItem);
+    });
+    expect(next.report.cache).toMatchObject({ compared: true, breaksAt: undefined, sameMessages: first.request.input.length, reusableTokens: first.tokenCount - 3 });
+  });
+
+  test("a violation found in any input item of an assistant turn names that item", async () => {
+    // A stand-in for a rule: flags the second function call, rendered at input[3] from item "a1".
+    const flagSecondCall: PipelinePlugin = {
+      name: "FlagSecondCall",
+      apply(pipeline) {
+        pipeline.hooks.validateRequest.for("openai-responses").tap({ name: "FlagSecondCall", stage: 0 }, (request, context) => {
+          const index = request.input.findIndex((item) => item.type === "function_call" && item.call_id === "call_cfg");
+          context.issue({ rule: "TEST-001", message: "flagged", path: `input[${index}].call_id`, messageIndex: index });
+        });
+      },
+    };
+    const result = await buildWith([plugin(), flagSecondCall], storedResponsesTurnsFixture(), { renderer, validation: "report" });
+    expect(result.report.violations).toEqual([expect.objectContaining({ rule: "TEST-001", path: "input[3].call_id", messageIndex: 3, itemId: "a1" })]);
+    expect(result.report.entries.find((entry) => entry.id === "a1")?.messageIndex).toBe(1);
+  });
+
+  test("refuses options it does not know, and an empty prompt cache key", async () => {
+    expect(() => new OpenAIResponsesRendererPlugin({ max_output_tokens: 5 } as never)).toThrow(expect.objectContaining({ name: "PluginOptionsError" }));
+    expect(() => new OpenAIResponsesRendererPlugin({ maxOutputTokens: 0 })).toThrow(expect.objectContaining({ name: "PluginOptionsError" }));
+    expect(() => new OpenAIResponsesRendererPlugin({ promptCacheKey: "" })).toThrow(/promptCacheKey/);
+    await expect(buildWith([plugin()], hi, { renderer, promptCacheKey: "" })).rejects.toThrow(/promptCacheKey/);
+  });
+});
