@@ -194,6 +194,29 @@ describe("OpenAIResponsesRendererPlugin", () => {
         ],
       },
       {
+        case: "reasoning before a built-in tool's call is sent with it",
+        item: {
+          text: "Found it.",
+          reasoning: [{ text: "Plan." }],
+          metadata: responses({ sequence: [reasoning, { type: "web_search_call", id: "ws_1", status: "completed" }, { type: "message", id: "msg_1" }] }),
+        },
+        input: [
+          reasoning,
+          { type: "web_search_call", id: "ws_1", status: "completed" },
+          { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "Found it.", annotations: [] }] },
+        ],
+      },
+      {
+        case: "reasoning before an item of another type is not sent, nor the ids (reported)",
+        item: {
+          text: "Found it.",
+          reasoning: [{ text: "Plan." }],
+          metadata: responses({ sequence: [reasoning, { type: "compaction", encrypted_content: "gAAAAB" }, { type: "message", id: "msg_1" }] }),
+        },
+        input: [{ type: "compaction", encrypted_content: "gAAAAB" }, { type: "message", role: "assistant", content: "Found it." }],
+        repaired: NOT_FOLLOWED,
+      },
+      {
         case: "a second stored message has no text of its own: the turn's text goes to the first",
         item: { text: "One.\nTwo.", metadata: responses({ sequence: [{ type: "message", id: "msg_1" }, { type: "message", id: "msg_2" }] }) },
         input: [{ type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "One.\nTwo.", annotations: [] }] }],
@@ -217,6 +240,7 @@ describe("OpenAIResponsesRendererPlugin", () => {
         const callIds = (item.toolCalls ?? []).map((entry) => entry.id);
         const result = await buildWith([plugin()], [user, assistant, ...results(...callIds), next], { renderer });
         expect(inputOf(result, "a")).toEqual(input);
+        expect(checkRules(openAIResponsesRules, result.request)).toEqual([]);
         const entry = result.report.entries.find((candidate) => candidate.id === "a");
         if (repaired === undefined) expect(entry?.decision).toBe("kept");
         else expect(entry?.history.map((event) => event.reason)).toContain(repaired);

@@ -2,9 +2,11 @@
 // (metadata.extra.openaiResponses.sequence) the turn goes back in the order the API returned it:
 // reasoning items verbatim, the message and function calls with their ids but the item's current text
 // and calls, other stored items verbatim. Reasoning is all or nothing: the API refuses a reasoning item
-// that is not followed by the item it belongs to, and a message or call sent with its id whose
-// reasoning is missing, so when one reasoning item of the turn cannot be sent none is, nor any id.
+// that is not followed by the item it belongs to (the message, a function call or a built-in tool's
+// call), and a message or call sent with its id whose reasoning is missing, so when one reasoning item
+// of the turn cannot be sent none is, nor any id.
 import { isBlank, type ItemOf, openAIResponsesExtraOf, type ToolCall } from "@ctxpipe/core";
+import { isBuiltInCallType } from "./openai-responses-input-view.js";
 import type { OpenAIResponsesFunctionCall, OpenAIResponsesInputItem, OpenAIResponsesVerbatimItem } from "./openai-responses-request.js";
 import { storedResponsesItems } from "./stored-responses-items.js";
 
@@ -64,12 +66,17 @@ function sequenceSlots(item: ItemOf<"assistant">, sequence: ReadonlyArray<OpenAI
   return slots;
 }
 
-/** Whether every reasoning slot is followed right away by the message or call that followed it in the stored sequence. */
+/** What a reasoning item may lead to: the message, a function call, or a built-in tool's call (web_search_call …). */
+function answersReasoning(slot: Slot): boolean {
+  return slot.kind === "message" || slot.kind === "call" || (slot.kind === "verbatim" && isBuiltInCallType(slot.item.type));
+}
+
+/** Whether every reasoning slot is followed right away by the item that followed it in the stored sequence. */
 function reasoningFollowed(slots: ReadonlyArray<Slot>): boolean {
   return slots.every((slot, position) => {
     if (slot.kind !== "reasoning") return true;
     const next = slots[position + 1];
-    return next !== undefined && (next.kind === "message" || next.kind === "call") && next.entry === slot.entry + 1;
+    return next !== undefined && answersReasoning(next) && next.entry === slot.entry + 1;
   });
 }
 
