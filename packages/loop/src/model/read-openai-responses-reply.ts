@@ -9,14 +9,14 @@ import { badResponse, emitText, parseAnswerJson, type ReplyContext } from "./rep
 /** What the protocol readers need to know about the request beyond the shared context. */
 export interface ResponsesReplyContext extends ReplyContext {
   /**
-   * false when the request said `store: false`: the API keeps none of the answer's items, so the stored
-   * sequence names no item ids and keeps only reasoning items it can send back whole (encrypted_content).
+   * false when the request said `store: false`: the API keeps none of the answer's items, so a reasoning
+   * item can only be sent back whole, with its encrypted_content (asked for with include).
    */
   readonly stored: boolean;
 }
 
-/** Separates the texts of two message items of one answer (a commentary, then the final answer). */
-export const MESSAGE_SEPARATOR = "\n\n";
+/** Separates the texts of two message items of one answer (a commentary, then the final answer), as the importer of stored Responses items joins them. */
+export const MESSAGE_SEPARATOR = "\n";
 
 const messageSchema = z.looseObject({
   type: z.literal("message"),
@@ -95,7 +95,10 @@ export interface OutputReading {
 export function readOutputItems(context: ResponsesReplyContext, output: ReadonlyArray<unknown>): OutputReading {
   const toolCalls: ModelToolCall[] = [];
   const sequence: Array<Readonly<Record<string, unknown>>> = [];
-  const withId = (id: string | undefined) => (context.stored && id !== undefined && id !== "" ? { id } : {});
+  // Without store, a reasoning item without its encrypted content names nothing the API kept: it cannot be
+  // sent back, and then neither can the ids of the turn's message and calls, which the API ties to it.
+  let reasoningLost = false;
+  const withId = (id: string | undefined) => (id !== undefined && id !== "" ? { id } : {});
   output.forEach((raw, index) => {
     const where = `output[${index}]`;
     const item: OutputItem = parseItem(context, itemSchema, raw, where);
@@ -114,16 +117,22 @@ export function readOutputItems(context: ResponsesReplyContext, output: Readonly
       }
       case "reasoning": {
         const reasoning = parseItem(context, reasoningSchema, item, where);
-        // Without store, only the encrypted content carries the reasoning: an id alone names nothing the API kept.
         if (context.stored || (reasoning.encrypted_content ?? "") !== "") sequence.push(item);
+        else reasoningLost = true;
         break;
       }
       default:
         sequence.push(item);
     }
   });
-  const keep = sequence.some((entry) => entry.type !== "message" && entry.type !== "function_call") || sequence.some((entry) => "id" in entry || "phase" in entry);
-  return { toolCalls, ...(keep ? { responses: { sequence } } : {}) };
+  const kept = reasoningLost ? sequence.map((entry) => (entry.type === "message" || entry.type === "function_call" ? withoutId(entry) : entry)) : sequence;
+  const keep = kept.some((entry) => (entry.type !== "message" && entry.type !== "function_call") || "id" in entry || "phase" in entry);
+  return { toolCalls, ...(keep ? { responses: { sequence: kept } } : {}) };
+}
+
+function withoutId(entry: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const { id: _id, ...rest } = entry;
+  return rest;
 }
 
 /** The reply's texts, one per message item with text, joined as the stream gives them to onText. */

@@ -1,0 +1,99 @@
+// A ModelAdapter for OpenAI's Responses API (POST /v1/responses) and the servers that speak it, over the
+// runtime's fetch with no SDK. Besides the text and calls, a reply carries what the next request must send
+// back (reasoning items, item ids) as `extra.openaiResponses`, which the loop stores on the assistant message.
+import { parsePluginOptions } from "@ctxpipe/core";
+import type { OpenAIResponsesRequest } from "@ctxpipe/renderers";
+import { z } from "zod";
+import { defaultEnvironment, httpModelOptionsShape, isEventStream, mergeHeaders, type ModelEnvironment, resolveApiKey, resolveBaseURL } from "./http-model-options.js";
+import type { ModelAdapter, ModelCall, ModelReply } from "./model-adapter.js";
+import { postToModel } from "./post-to-model.js";
+import { readOpenAIResponsesReply } from "./read-openai-responses-reply.js";
+import { readOpenAIResponsesStream } from "./read-openai-responses-stream.js";
+import { badResponse } from "./reply-context.js";
+
+const FACTORY = "openAIResponsesModel";
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** The request's own fields: the build writes them, so `body` cannot replace them. */
+const REQUEST_FIELDS = ["input", "instructions", "tools", "model", "stream"] as const;
+
+const { maxTokens: _maxTokens, body: _body, ...sharedShape } = httpModelOptionsShape;
+const optionsSchema = z.strictObject({
+  ...sharedShape,
+  maxOutputTokens: z.number().int().positive().optional(),
+  body: z
+    .record(z.string(), z.unknown())
+    .superRefine((body, context) => {
+      for (const field of REQUEST_FIELDS) {
+        if (field in body) context.addIssue({ code: "custom", path: [field], message: `${field} comes from the build (or the model option); the body cannot set it` });
+      }
+    })
+    .optional(),
+});
+
+export interface OpenAIResponsesModelOptions {
+  /** The model name sent in every request; it replaces the request's own `model`. */
+  readonly model: string;
+  /** Default: env OPENAI_BASE_URL, else "https://api.openai.com/v1". The adapter POSTs to {baseURL}/responses. */
+  readonly baseURL?: string;
+  /** Sent as "Authorization: Bearer …". Default: env OPENAI_API_KEY; with neither, no Authorization header (local servers). */
+  readonly apiKey?: string;
+  /** Extra headers; they replace the adapter's own of the same name. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Stream the answer (SSE) and call onText per text delta. Default true. */
+  readonly stream?: boolean;
+  /** The whole call, reading the answer included, must end within this time. Default 600000 (10 minutes). */
+  readonly timeoutMs?: number;
+  /** Sent as `max_output_tokens`, replacing the request's (the renderer's option or the build's reserve). */
+  readonly maxOutputTokens?: number;
+  readonly temperature?: number;
+  /**
+   * Extra request fields: `store`, `include`, `reasoning`, `text`, `parallel_tool_calls`, `truncation` …
+   * Not input, instructions, tools, model or stream, which the build and the options write. With
+   * `store: false`, ask for `include: ["reasoning.encrypted_content"]` so a reasoning model's reasoning
+   * can be sent back on the next turn.
+   */
+  readonly body?: Readonly<Record<string, unknown>>;
+  /** Where OPENAI_BASE_URL and OPENAI_API_KEY are read. Default process.env. */
+  readonly env?: ModelEnvironment;
+}
+
+export function openAIResponsesModel(options: OpenAIResponsesModelOptions): ModelAdapter<"openai-responses"> {
+  const settings = parsePluginOptions(FACTORY, optionsSchema, options);
+  const env = settings.env ?? defaultEnvironment();
+  const baseURL = resolveBaseURL(FACTORY, settings.baseURL, env, "OPENAI_BASE_URL", DEFAULT_BASE_URL);
+  const apiKey = resolveApiKey(settings.apiKey, env, "OPENAI_API_KEY");
+  const name = `openai-responses (${settings.model})`;
+  const url = `${baseURL}/responses`;
+  const { stream } = settings;
+  const headers = mergeHeaders(
+    {
+      "content-type": "application/json",
+      accept: stream ? "text/event-stream" : "application/json",
+      ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+    },
+    settings.headers,
+  );
+
+  return {
+    name,
+    renderer: "openai-responses",
+    model: settings.model,
+    complete({ request, signal, onText }: ModelCall<OpenAIResponsesRequest>): Promise<ModelReply> {
+      const body: Record<string, unknown> = {
+        ...settings.body,
+        ...request,
+        model: settings.model,
+        ...(settings.maxOutputTokens === undefined ? {} : { max_output_tokens: settings.maxOutputTokens }),
+        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+        ...(stream ? { stream: true } : {}),
+      };
+      const context = { adapter: name, onText, stored: body.store !== false };
+      return postToModel({ adapter: name, url, headers, body, signal, timeoutMs: settings.timeoutMs }, async (response) => {
+        if (!isEventStream(response, stream)) return readOpenAIResponsesReply(await response.text(), context);
+        if (response.body === null) throw badResponse(context, "the answer has no body");
+        return readOpenAIResponsesStream(response.body, context);
+      });
+    },
+  };
+}
