@@ -1,4 +1,5 @@
 // The public API's types: what a user writes must type-check, and misuse must not.
+import type { OpenAIResponsesRequest } from "@ctxpipe/renderers";
 import { expectTypeOf, test } from "vitest";
 import {
   ChatLoop,
@@ -9,7 +10,10 @@ import {
   type LoopTool,
   retrieveContextTool,
   type ModelAdapter,
+  type ModelReply,
   openAICompatibleModel,
+  openAIResponsesModel,
+  type OpenAIResponsesModelOptions,
   RunLoop,
   type RunResult,
   scriptedModel,
@@ -77,4 +81,17 @@ test("retrieveContextTool takes any store with loadOffloaded and gives a LoopToo
   expectTypeOf(retrieveContextTool).parameter(2).toEqualTypeOf<{ readonly maxChars?: number } | undefined>();
   // @ts-expect-error a store that cannot load offloaded text
   retrieveContextTool({ load: async () => undefined }, "chat-1");
+});
+
+test("openAIResponsesModel sends the openai-responses renderer's request; a reply carries extra fields to store", () => {
+  const model = openAIResponsesModel({ model: "gpt-5-mini", body: { store: false, include: ["reasoning.encrypted_content"] } });
+  expectTypeOf(model).toEqualTypeOf<ModelAdapter<"openai-responses">>();
+  expectTypeOf(model.complete).parameter(0).toHaveProperty("request").toEqualTypeOf<OpenAIResponsesRequest>();
+  expectTypeOf(new ChatLoop({ model })).toEqualTypeOf<ChatLoop>();
+  expectTypeOf<OpenAIResponsesModelOptions["maxOutputTokens"]>().toEqualTypeOf<number | undefined>();
+  expectTypeOf<ModelReply["extra"]>().toEqualTypeOf<Readonly<Record<string, unknown>> | undefined>();
+  // @ts-expect-error the Responses API's limit is max_output_tokens: the option is maxOutputTokens
+  openAIResponsesModel({ model: "gpt-5-mini", maxTokens: 100 });
+  // @ts-expect-error a model name is required
+  openAIResponsesModel({});
 });

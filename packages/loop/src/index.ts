@@ -51,6 +51,7 @@ export { DEFAULT_TIMEOUT_MS, type ModelEnvironment } from "./model/http-model-op
 export type { ModelAdapter, ModelCall, ModelReply, ModelToolCall, ModelUsage } from "./model/model-adapter.js";
 export { MODEL_ERROR_CODES, ModelError, type ModelErrorCode, type ModelErrorDetails } from "./model/model-error.js";
 export { type OpenAICompatibleModelOptions, openAICompatibleModel } from "./model/openai-compatible-model.js";
+export { type OpenAIResponsesModelOptions, openAIResponsesModel } from "./model/openai-responses-model.js";
 export {
   type ScriptedAnswer,
   type ScriptedCall,
