@@ -1,6 +1,15 @@
 // @ctxpipe/cli: the `ctxpipe` command (build, inspect), and the same steps as functions for tools that
 // want them in-process.
-export { type BuildCommandOptions, type CliCommand, DEFAULT_COMPRESSION, type InspectCommandOptions, PROVIDERS, type Provider } from "./args/cli-options.js";
+export {
+  type BuildCommandOptions,
+  type CliCommand,
+  DEFAULT_COMPRESSION,
+  INPUT_SHAPES,
+  type InputShape,
+  type InspectCommandOptions,
+  PROVIDERS,
+  type Provider,
+} from "./args/cli-options.js";
 export { parseCliArgs } from "./args/parse-cli-args.js";
 export { buildConversation, type CliBuild, type PreviousTurn } from "./build/build-conversation.js";
 export { type BuildOutput, buildOutputOf } from "./build/build-output.js";

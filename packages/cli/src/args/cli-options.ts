@@ -3,11 +3,18 @@ import { DEFAULT_STRATEGIES, type StrategyName } from "@ctxpipe/compression";
 import type { SessionMode } from "@ctxpipe/system-prompt";
 import type { EncodingName } from "@ctxpipe/tokenizers";
 
-export const PROVIDERS = ["openai", "anthropic", "gemini", "xml"] as const;
+export const PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "xml"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export const INPUT_FORMATS = ["auto", "json", "jsonl"] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+/**
+ * What the conversation's records are: stored messages (the stored-message shape, Chat Completions
+ * style), or items of OpenAI's Responses API; "auto" tells them apart (see detect-input-shape.ts).
+ */
+export const INPUT_SHAPES = ["auto", "stored", "openai-responses"] as const;
+export type InputShape = (typeof INPUT_SHAPES)[number];
 
 export const SUMMARIZERS = ["extractive", "openai"] as const;
 export type SummarizerName = (typeof SUMMARIZERS)[number];
@@ -24,6 +31,7 @@ export interface BuildCommandOptions {
   /** A path, or "-" for standard input. */
   readonly input: string;
   readonly format: InputFormat;
+  readonly inputShape: InputShape;
   readonly provider: Provider;
   readonly model: string;
   /** The whole request's budget (prompt + answer); undefined: the model's default (see modelDefaults). */

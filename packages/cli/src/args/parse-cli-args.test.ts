@@ -21,6 +21,7 @@ describe("parseCliArgs", () => {
       options: {
         input: "-",
         format: "auto",
+        inputShape: "auto",
         provider: "openai",
         model: "gpt-4o",
         maxTokens: undefined,
@@ -51,7 +52,7 @@ describe("parseCliArgs", () => {
 
   it("reads every option of inspect", () => {
     const command = parseCliArgs([
-      "inspect", "c.jsonl", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--max-tokens", "200_000", "--reserve-output", "8000",
+      "inspect", "c.jsonl", "--input-shape", "openai-responses", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--max-tokens", "200_000", "--reserve-output", "8000",
       "--system", "Be brief.", "--system-file", "p.md", "--compression", "clear-tool-results,summarize", "--summaries", "s.json",
       "--summarizer", "openai", "--summarizer-model", "gpt-4o-mini", "--mode", "run", "--run-context", "r.json", "--agent", "a.json",
       "--tools", "t.json", "--fallback-encoding", "cl100k_base", "--format", "jsonl", "--report", "--pretty", "--no-progress", "--html", "out.html", "--all",
@@ -59,12 +60,16 @@ describe("parseCliArgs", () => {
     expect(command).toEqual({
       name: "inspect",
       options: {
-        input: "c.jsonl", format: "jsonl", provider: "anthropic", model: "claude-sonnet-4-5", maxTokens: 200_000, reserveOutput: 8000,
+        input: "c.jsonl", format: "jsonl", inputShape: "openai-responses", provider: "anthropic", model: "claude-sonnet-4-5", maxTokens: 200_000, reserveOutput: 8000,
         system: "Be brief.", systemFile: "p.md", compression: ["clear-tool-results", "summarize"], summaries: "s.json", summarizer: "openai",
         summarizerModel: "gpt-4o-mini", mode: "run", runContext: "r.json", agent: "a.json", tools: "t.json", fallbackEncoding: "cl100k_base",
         report: true, pretty: true, progress: false, html: "out.html", all: true,
       },
     });
+  });
+
+  it("takes openai-responses as a provider and as an input shape", () => {
+    expect(parseCliArgs(["build", "--provider", "openai-responses", "--input-shape", "stored"])).toMatchObject({ options: { provider: "openai-responses", inputShape: "stored" } });
   });
 
   it("chains --compression given several times, and none turns it off", () => {
@@ -91,7 +96,8 @@ describe("parseCliArgs", () => {
     [["build", "--frob"], /Unknown option '--frob'.*ctxpipe build --help/],
     [["build", "--html", "x.html"], /Unknown option '--html'/],
     [["build", "a.jsonl", "b.jsonl"], /reads one conversation; got 2 files/],
-    [["build", "--provider", "bedrock"], /--provider bedrock: expected one of openai, anthropic, gemini, xml/],
+    [["build", "--provider", "bedrock"], /--provider bedrock: expected one of openai, openai-responses, anthropic, gemini, xml/],
+    [["build", "--input-shape", "chat"], /--input-shape chat: expected one of auto, stored, openai-responses/],
     [["build", "--max-tokens", "12k"], /--max-tokens 12k: expected a whole number of at least 1/],
     [["build", "--max-tokens", "0"], /--max-tokens 0: expected a whole number of at least 1/],
     [["build", "--reserve-output", "-5"], /--reserve-output/],

@@ -5,7 +5,19 @@ import { STRATEGY_NAMES, type StrategyName } from "@ctxpipe/compression";
 import { SESSION_MODES, type SessionMode } from "@ctxpipe/system-prompt";
 import { ENCODING_NAMES, type EncodingName } from "@ctxpipe/tokenizers";
 import { CliUsageError } from "../cli/cli-usage-error.js";
-import { type BuildCommandOptions, type CliCommand, DEFAULT_COMPRESSION, INPUT_FORMATS, type InputFormat, PROVIDERS, type Provider, SUMMARIZERS, type SummarizerName } from "./cli-options.js";
+import {
+  type BuildCommandOptions,
+  type CliCommand,
+  DEFAULT_COMPRESSION,
+  INPUT_FORMATS,
+  INPUT_SHAPES,
+  type InputFormat,
+  type InputShape,
+  PROVIDERS,
+  type Provider,
+  SUMMARIZERS,
+  type SummarizerName,
+} from "./cli-options.js";
 
 const SHARED_OPTIONS = {
   provider: { type: "string" },
@@ -24,6 +36,7 @@ const SHARED_OPTIONS = {
   tools: { type: "string" },
   "fallback-encoding": { type: "string" },
   format: { type: "string" },
+  "input-shape": { type: "string" },
   report: { type: "boolean" },
   pretty: { type: "boolean" },
   "no-progress": { type: "boolean" },
@@ -103,6 +116,7 @@ function buildOptionsOf(command: "build" | "inspect", values: Values, input: str
   return {
     input: input ?? "-",
     format: choice<InputFormat>("format", INPUT_FORMATS) ?? "auto",
+    inputShape: choice<InputShape>("input-shape", INPUT_SHAPES) ?? "auto",
     provider: choice<Provider>("provider", PROVIDERS) ?? "openai",
     model: text("model") ?? "gpt-4o",
     maxTokens: integer("max-tokens", 1),

@@ -2,7 +2,7 @@
 // tokenizer, the system prompt composer when a mode is given, and the compression chain asked for.
 import { CompressionPlugin } from "@ctxpipe/compression";
 import { createPipeline, InsertSystemPlugin, type Pipeline, type PipelinePlugin, STAGE, STAGE_LABELS, STAGES } from "@ctxpipe/core";
-import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin } from "@ctxpipe/renderers";
+import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin, OpenAIResponsesRendererPlugin } from "@ctxpipe/renderers";
 import { SECTION_SEPARATOR, systemPromptPlugins } from "@ctxpipe/system-prompt";
 import { TokenizerPlugin } from "@ctxpipe/tokenizers";
 import { xmlRendererPlugins } from "@ctxpipe/xml-renderer";
@@ -45,6 +45,7 @@ export function createCliPipeline(options: BuildCommandOptions, settings: CliPip
   const { env, now, onStage } = settings;
   const plugins: PipelinePlugin[] = [
     new TokenizerPlugin(options.fallbackEncoding === undefined ? {} : { fallback: options.fallbackEncoding }),
+    new OpenAIResponsesRendererPlugin(),
     new AnthropicMessagesRendererPlugin(),
     new GeminiRendererPlugin(),
   ];

@@ -16,6 +16,8 @@ import { checkSummaryRecords, parseSummaryRecords } from "../input/read-summary-
 export interface BuildInput {
   /** How the conversation is named in messages: its path, or "standard input". */
   readonly source: string;
+  /** What the conversation's records were read as (see --input-shape). */
+  readonly shape: "stored" | "openai-responses";
   readonly items: ReadonlyArray<Item>;
   /** Where items[i] is in the source ("line 12", "index 3"). */
   readonly locations: ReadonlyArray<string>;
@@ -48,7 +50,7 @@ export async function loadBuildInput(options: BuildCommandOptions, stdin: Readab
   progress.onPhase?.("parsing");
   const parsed = parseConversation(text, options.input, source, options.format);
   progress.onPhase?.("importing");
-  const items = importConversation(parsed.records, parsed.locations, source);
+  const imported = importConversation(parsed.records, parsed.locations, source, options.inputShape);
   const summaries = checkSummaryRecords(parsed.summaries, source);
   if (options.summaries !== undefined) {
     const fromFile = parseSummaryRecords(await readOptionFile(options.summaries, stdin), options.summaries, `--summaries ${options.summaries}`);
@@ -65,8 +67,9 @@ export async function loadBuildInput(options: BuildCommandOptions, stdin: Readab
   const runContext = options.runContext === undefined ? undefined : parseJsonOption(await readOptionFile(options.runContext, stdin), "--run-context", options.runContext);
   const agent = options.agent === undefined ? undefined : parseJsonOption(await readOptionFile(options.agent, stdin), "--agent", options.agent);
   const tools = options.tools === undefined ? undefined : checkTools(parseJsonOption(await readOptionFile(options.tools, stdin), "--tools", options.tools), `--tools ${options.tools}`);
-  const order = parsed.layout === "store-log" ? "input" : "createdAt";
-  return { source, items, locations: parsed.locations, order, summaries, system, runContext, agent, tools, warnings: parsed.warnings };
+  // Responses items carry no dates: the order they were stored in is the conversation's.
+  const order = parsed.layout === "store-log" || imported.shape === "openai-responses" ? "input" : "createdAt";
+  return { source, shape: imported.shape, items: imported.items, locations: imported.locations, order, summaries, system, runContext, agent, tools, warnings: parsed.warnings };
 }
 
 function checkTools(value: unknown, source: string): ToolDefinitionInput[] {

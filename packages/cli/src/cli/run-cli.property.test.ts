@@ -2,7 +2,7 @@
 // is the library's build of the same messages, and a bad record is named by the line it is on.
 import { CompressionPlugin } from "@ctxpipe/compression";
 import { createPipeline, importStoredMessages } from "@ctxpipe/core";
-import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin } from "@ctxpipe/renderers";
+import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin, OpenAIResponsesRendererPlugin } from "@ctxpipe/renderers";
 import { TokenizerPlugin } from "@ctxpipe/tokenizers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -52,13 +52,13 @@ function write(messages: ReadonlyArray<unknown>, how: { json: boolean; crlf: boo
 }
 
 const library = createPipeline({
-  plugins: [new TokenizerPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new CompressionPlugin({ strategies: ["clear-tool-results", "sliding-window"] })],
+  plugins: [new TokenizerPlugin(), new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new CompressionPlugin({ strategies: ["clear-tool-results", "sliding-window"] })],
 });
 
 describe("ctxpipe build over random conversations", () => {
   it("prints the library's build of the same messages, whatever the layout", async () => {
     await fc.assert(
-      fc.asyncProperty(conversation, layout, fc.constantFrom("openai", "anthropic"), async (messages, how, provider) => {
+      fc.asyncProperty(conversation, layout, fc.constantFrom("openai", "openai-responses", "anthropic"), async (messages, how, provider) => {
         const { text } = write(messages, how);
         const run = await runInProcess(["build", "-", "--provider", provider, "--format", how.json ? "json" : "jsonl"], { stdin: text });
         expect(run.stderr).toBe("");

@@ -1,6 +1,6 @@
 import { CompressionPlugin } from "@ctxpipe/compression";
 import { createPipeline, importStoredMessages } from "@ctxpipe/core";
-import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin } from "@ctxpipe/renderers";
+import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin, OpenAIResponsesRendererPlugin } from "@ctxpipe/renderers";
 import { JsonlStore } from "@ctxpipe/store";
 import { TokenizerPlugin } from "@ctxpipe/tokenizers";
 import { xmlRendererPlugins } from "@ctxpipe/xml-renderer";
@@ -34,6 +34,7 @@ const libraryPipeline = (renderer: string) =>
   createPipeline({
     plugins: [
       new TokenizerPlugin(),
+      new OpenAIResponsesRendererPlugin(),
       new AnthropicMessagesRendererPlugin(),
       new GeminiRendererPlugin(),
       ...(renderer === "xml" ? xmlRendererPlugins() : []),
@@ -58,6 +59,7 @@ describe("ctxpipe build", () => {
   });
 
   it.each([
+    ["openai-responses", ["model", "instructions", "input", "max_output_tokens"]],
     ["anthropic", ["model", "max_tokens", "system", "messages"]],
     ["gemini", ["systemInstruction", "contents"]],
     ["xml", ["messages"]],

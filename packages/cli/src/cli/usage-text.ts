@@ -4,12 +4,18 @@ import { DEFAULT_OUTPUT_RESERVE_CAP } from "@ctxpipe/tokenizers";
 import { DEFAULT_COMPRESSION } from "../args/cli-options.js";
 
 const SHARED = `Input:
-  FILE                     .jsonl: one stored message per line; .json: an array of them; "-" or
-                           nothing: standard input. A @ctxpipe/store conversation log also works.
+  FILE                     .jsonl: one stored message (or Responses API item) per line; .json: an
+                           array of them; "-" or nothing: standard input. A @ctxpipe/store
+                           conversation log also works.
   --format auto|json|jsonl How to read FILE (default: by its name, else by its first character).
+  --input-shape SHAPE      What the records are: stored (messages), openai-responses (items of
+                           OpenAI's Responses API: message, function_call, function_call_output,
+                           reasoning …) or auto (default: Responses items when a record has a type
+                           only they have, such as function_call, or input_text/output_text parts).
 
 The request:
-  --provider NAME          openai (default), anthropic, gemini or xml.
+  --provider NAME          openai (default; Chat Completions), openai-responses (the Responses
+                           API), anthropic, gemini or xml.
   --model NAME             The model (default gpt-4o): its tokenizer and context window.
   --max-tokens N           The whole request's budget, prompt and answer (default: the model's
                            context window; the prompt never gets more than the model's input limit).

@@ -1,7 +1,7 @@
 // A string longer than a provider accepts, with no budget: every renderer's request is valid, the
 // turn is kept, and the inspector shows the item truncated with the handle its whole text is kept under.
 import { checkRules, contentHandle, createPipeline, type ItemInput, openAIChatRules, PROVIDER_MAX_STRING_LENGTH } from "@ctxpipe/core";
-import { AnthropicMessagesRendererPlugin, anthropicMessagesRules, GeminiRendererPlugin, geminiRules } from "@ctxpipe/renderers";
+import { AnthropicMessagesRendererPlugin, anthropicMessagesRules, GeminiRendererPlugin, geminiRules, OpenAIResponsesRendererPlugin, openAIResponsesRules } from "@ctxpipe/renderers";
 import { checkProviderValid, providerPipeline } from "@ctxpipe/renderers/testing";
 import { XmlRendererPlugin } from "@ctxpipe/xml-renderer";
 import { afterEach, describe, expect, test } from "vitest";
@@ -24,13 +24,13 @@ const conversation: ItemInput[] = [
   { id: "a2", type: "assistant", text: ANSWER },
 ];
 
-const RULES = { openai: openAIChatRules, anthropic: anthropicMessagesRules, gemini: geminiRules } as const;
+const RULES = { openai: openAIChatRules, "openai-responses": openAIResponsesRules, anthropic: anthropicMessagesRules, gemini: geminiRules } as const;
 
 describe("a 10.6-million-character tool result with no budget", () => {
   test("builds for every renderer: provider-valid, no string over the limit, the question and the answer sent, the result reported truncated", { timeout: 120_000 }, async () => {
     expect(GIANT.length).toBeGreaterThan(10_600_000);
-    const pipeline = createPipeline({ plugins: [new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()] });
-    for (const renderer of ["openai", "anthropic", "gemini", "xml"] as const) {
+    const pipeline = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()] });
+    for (const renderer of ["openai", "openai-responses", "anthropic", "gemini", "xml"] as const) {
       const result = await pipeline.build(conversation, { renderer: renderer as "openai" });
       const sent = JSON.stringify(result.request);
       expect(result.report.violations, renderer).toEqual([]);
@@ -58,8 +58,8 @@ describe("a 10.6-million-character tool result with no budget", () => {
       { id: "a1", type: "assistant", text: ANSWER },
       { id: "u2", type: "user", text: "Thanks." },
     ];
-    const pipeline = createPipeline({ plugins: [new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()] });
-    for (const renderer of ["openai", "anthropic", "gemini", "xml"] as const) {
+    const pipeline = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()] });
+    for (const renderer of ["openai", "openai-responses", "anthropic", "gemini", "xml"] as const) {
       const result = await pipeline.build(input, { renderer: renderer as "openai" });
       const sent = JSON.stringify(result.request);
       expect(result.report.violations, renderer).toEqual([]);
@@ -76,9 +76,9 @@ describe("a 10.6-million-character tool result with no budget", () => {
   });
 
   test("a fresh and a reused pipeline give byte-identical requests, for every renderer", { timeout: 120_000 }, async () => {
-    const plugins = () => [new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()];
+    const plugins = () => [new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()];
     const reused = createPipeline({ plugins: plugins() });
-    for (const renderer of ["openai", "anthropic", "gemini", "xml"] as const) {
+    for (const renderer of ["openai", "openai-responses", "anthropic", "gemini", "xml"] as const) {
       const first = JSON.stringify((await reused.build(conversation, { renderer: renderer as "openai" })).request);
       const again = JSON.stringify((await reused.build(conversation, { renderer: renderer as "openai" })).request);
       const fresh = JSON.stringify((await createPipeline({ plugins: plugins() }).build(conversation, { renderer: renderer as "openai" })).request);

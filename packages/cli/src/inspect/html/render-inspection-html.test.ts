@@ -114,9 +114,18 @@ describe("renderInspectionHtml", () => {
     { breaksAt: "tools" as const, key: "tools", request: { model: "m", tools: [], messages: [] } },
     { breaksAt: "system" as const, key: "system", request: { model: "m", system: "s", messages: [] } },
     { breaksAt: "system" as const, key: "systemInstruction", request: { systemInstruction: { parts: [] }, contents: [] } },
+    { breaksAt: "system" as const, key: "instructions", request: { model: "m", instructions: "s", input: [] } },
   ])("a break at the $key marks that part of the request", ({ breaksAt, key, request }) => {
     const html = renderInspectionHtml({ ...SMALL_INSPECTION, request, cache: { compared: true, breaksAt, sameMessages: 0, previousMessages: 3, note: undefined } });
     expect(html).toMatch(new RegExp(`id="cache-marker" role="note">▼ The prompt cache breaks here: [^<]*</span><span class="member cache-break-at" data-key="${key}">`));
+  });
+
+  test("the Responses API's input items are the messages: counted, anchored and marked", () => {
+    const request = { model: "gpt-4o", instructions: "Be brief.", input: [{ type: "message", role: "user", content: "a" }, { type: "function_call", call_id: "c", name: "f", arguments: "{}" }, { type: "message", role: "user", content: "b" }] };
+    const html = renderInspectionHtml({ ...SMALL_INSPECTION, request, cache: { compared: true, breaksAt: "messages", sameMessages: 1, previousMessages: 2, note: undefined } });
+    expect(html).toContain("with 3 messages, laid out as");
+    expect(html).toContain('<span class="message cached" id="message-0"');
+    expect(html).toMatch(/▼ The prompt cache breaks here: message 1 is the first that differs[^<]*<\/span><span class="message cache-break-at" id="message-1"/);
   });
 
   test("without a comparison, says why and marks nothing", () => {

@@ -6,12 +6,13 @@ import { formatCount } from "./format-count.js";
 import { type JsonHtmlTally, renderJsonHtml, renderJsonKeyHtml, toJsonData } from "./render-json-html.js";
 import { LONG_TEXT_LENGTH } from "./shorten-long-text.js";
 
-/** The member holding the messages: Gemini calls them contents. The cache report counts these. */
-export function messagesKeyOf(request: unknown): "messages" | "contents" | undefined {
+/** The member holding the messages: Gemini calls them contents, the Responses API input. The cache report counts these. */
+export function messagesKeyOf(request: unknown): "messages" | "contents" | "input" | undefined {
   if (typeof request !== "object" || request === null) return undefined;
   const record = request as Record<string, unknown>;
   if (Array.isArray(record.messages)) return "messages";
   if (Array.isArray(record.contents)) return "contents";
+  if (Array.isArray(record.input)) return "input";
   return undefined;
 }
 
@@ -48,7 +49,7 @@ function cacheMarksOf(inspection: Inspection, request: Record<string, unknown>):
     return { cached: cache.sameMessages, markerAt: cache.previousMessages, markerKey: undefined, breaks: false, note: `▲ The previous turn's request ends here: all of it is a prefix of this one, so a prompt cache reuses it${reused}.` };
   }
   const part = cache.breaksAt === "tools" ? "tool definitions" : "system prompt";
-  const key = cache.breaksAt === "tools" ? "tools" : ["system", "systemInstruction"].find((name) => name in request);
+  const key = cache.breaksAt === "tools" ? "tools" : ["system", "systemInstruction", "instructions"].find((name) => name in request);
   return { cached: 0, markerAt: undefined, markerKey: key ?? "", breaks: true, note: `▼ The prompt cache breaks here: the ${part} differ from the previous turn's request, so nothing is reused.` };
 }
 
