@@ -178,6 +178,21 @@ describe("OpenAIResponsesRendererPlugin", () => {
         input: [{ type: "message", role: "assistant", content: "Also this." }, reasoning, sent("c1", "fc_1"), sent("c2")],
       },
       {
+        case: "a message stored after the calls goes before them with its reasoning: nothing may stand between a call and its output",
+        item: {
+          text: "Checking.",
+          reasoning: [{ text: "Plan." }, { text: "Say so." }],
+          toolCalls: [call("c1")],
+          metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1" }, { ...reasoning, id: "rs_b" }, { type: "message", id: "msg_1" }] }),
+        },
+        input: [
+          { ...reasoning, id: "rs_b" },
+          { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "Checking.", annotations: [] }] },
+          reasoning,
+          sent("c1", "fc_1"),
+        ],
+      },
+      {
         case: "stored items of other types stay where they were, verbatim",
         item: {
           text: "Found it.",

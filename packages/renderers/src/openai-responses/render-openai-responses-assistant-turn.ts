@@ -63,6 +63,26 @@ function sequenceSlots(item: ItemOf<"assistant">, sequence: ReadonlyArray<OpenAI
   item.toolCalls.forEach((call, position) => {
     if (!used.has(position)) slots.push({ kind: "call", call });
   });
+  return messageBeforeCalls(slots);
+}
+
+/** Reasoning items right before a slot, with the slot: a pair the API requires to stay together. */
+function startOfRun(slots: ReadonlyArray<Slot>, at: number): number {
+  let start = at;
+  while (start > 0 && slots[start - 1]!.kind === "reasoning") start--;
+  return start;
+}
+
+/**
+ * A message stored after the turn's calls is moved before them, with its reasoning: in the input it
+ * would stand between the calls and their outputs, which the outputs then do not answer (RSP-004).
+ */
+function messageBeforeCalls(slots: Slot[]): Slot[] {
+  const firstCall = slots.findIndex((slot) => slot.kind === "call");
+  const message = slots.findIndex((slot) => slot.kind === "message");
+  if (firstCall === -1 || message < firstCall) return slots;
+  const moved = slots.splice(startOfRun(slots, message), message - startOfRun(slots, message) + 1);
+  slots.splice(startOfRun(slots, firstCall), 0, ...moved);
   return slots;
 }
 
