@@ -1,7 +1,7 @@
 // A reply's extra fields (the Responses adapter's reasoning items and item ids) are stored on the
 // assistant message, and come back from the log in the item's metadata.extra for the next build.
-import { importStoredMessages, type OpenAIChatRequest } from "@ctxpipe/core";
-import { describe, expect, test } from "vitest";
+import { type BuildOptions, importStoredMessages, type ItemInput, type OpenAIChatRequest, Pipeline } from "@ctxpipe/core";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { counterIds, fixedClock, tempStore } from "../__fixtures__/loop-fixtures.js";
 import { ChatLoop } from "../chat/chat-loop.js";
 import type { ModelAdapter, ModelReply } from "../model/model-adapter.js";
@@ -32,6 +32,21 @@ function repliesModel(replies: ModelReply[]): ModelAdapter<"openai"> & { readonl
   };
 }
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The items of every build the loop makes. */
+function recordBuilds(): Array<ReadonlyArray<ItemInput>> {
+  const builds: Array<ReadonlyArray<ItemInput>> = [];
+  const build = Pipeline.prototype.build;
+  vi.spyOn(Pipeline.prototype, "build").mockImplementation(function (this: Pipeline, items: ReadonlyArray<ItemInput>, options?: BuildOptions) {
+    builds.push(items.slice());
+    return build.call(this, items, options);
+  } as typeof build);
+  return builds;
+}
+
 describe("ModelReply.extra", () => {
   test("is stored on the assistant message and imported into metadata.extra; fields of the message shape are not taken from it", async () => {
     const model = repliesModel([
@@ -55,5 +70,25 @@ describe("ModelReply.extra", () => {
     expect(items[3]!.metadata?.extra).toBeUndefined();
     // Renderers that do not know the field ignore it: the Chat Completions request is what it was without it.
     expect(model.requests[1]!.messages[2]).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_time", arguments: "{}" } }] });
+  });
+
+  test("a stored Responses turn's reasoning items are its item's reasoning when the log is read back, the same object every build", async () => {
+    const builds = recordBuilds();
+    const model = repliesModel([
+      { text: "", toolCalls: [{ id: "call_1", name: "get_time", arguments: "{}" }], extra: { openaiResponses } },
+      { text: "Noon.", toolCalls: [] },
+      { text: "Still noon.", toolCalls: [] },
+    ]);
+    const { store } = tempStore();
+    const loop = new ChatLoop({ model, store, tools: [clock], newId: counterIds(), now: fixedClock(), retryDelayMs: 0 });
+    await loop.send({ conversationId: "c1", userInput: "Time?" });
+    await loop.send({ conversationId: "c1", userInput: "And now?" });
+
+    const assistants = builds.slice(1).map((items) => items.find((item) => item.type === "assistant" && item.toolCalls.length > 0));
+    expect(assistants).toHaveLength(2);
+    expect(assistants[0]).toMatchObject({ reasoning: [{ text: "Ask the clock." }], metadata: { extra: { openaiResponses } } });
+    expect(assistants[1]).toBe(assistants[0]);
+    // What was stored is unchanged: the reasoning is read from the sequence, not written to the log.
+    expect((await store.load("c1")).messages[1]).not.toHaveProperty("reasoning");
   });
 });
