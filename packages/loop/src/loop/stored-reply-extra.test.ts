@@ -84,7 +84,7 @@ describe("ModelReply.extra", () => {
     await loop.send({ conversationId: "c1", userInput: "Time?" });
     await loop.send({ conversationId: "c1", userInput: "And now?" });
 
-    const assistants = builds.slice(1).map((items) => items.find((item) => item.type === "assistant" && item.toolCalls.length > 0));
+    const assistants = builds.slice(1).map((items) => items.find((item) => item.type === "assistant" && (item.toolCalls?.length ?? 0) > 0));
     expect(assistants).toHaveLength(2);
     expect(assistants[0]).toMatchObject({ reasoning: [{ text: "Ask the clock." }], metadata: { extra: { openaiResponses } } });
     expect(assistants[1]).toBe(assistants[0]);
