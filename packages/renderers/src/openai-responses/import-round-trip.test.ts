@@ -13,10 +13,11 @@ import { openAIResponsesRules } from "./openai-responses-rules.js";
 
 type Stored = Record<string, unknown>;
 
+// No compression plugin: nothing is cut, so what is sent is what was stored.
 const pipeline = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin()] });
 
 async function render(items: ReadonlyArray<Item>): Promise<OpenAIResponsesRequest> {
-  const result = await pipeline.build(items, { renderer: "openai-responses", model: "gpt-5.1", tokenizer: wordTokenizer, compression: false });
+  const result = await pipeline.build(items, { renderer: "openai-responses", model: "gpt-5.1", tokenizer: wordTokenizer });
   expect(result.report.violations).toEqual([]);
   expect(checkRules(openAIResponsesRules, result.request, {})).toEqual([]);
   return result.request;
