@@ -72,7 +72,7 @@ describe("ModelReply.extra", () => {
     expect(model.requests[1]!.messages[2]).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_time", arguments: "{}" } }] });
   });
 
-  test("a stored Responses turn's reasoning items are its item's reasoning when the log is read back, the same object every build", async () => {
+  test("a stored Responses turn reaches the next builds as the same item, with no reasoning field added: the renderer reads the reasoning from its sequence", async () => {
     const builds = recordBuilds();
     const model = repliesModel([
       { text: "", toolCalls: [{ id: "call_1", name: "get_time", arguments: "{}" }], extra: { openaiResponses } },
@@ -86,9 +86,10 @@ describe("ModelReply.extra", () => {
 
     const assistants = builds.slice(1).map((items) => items.find((item) => item.type === "assistant" && (item.toolCalls?.length ?? 0) > 0));
     expect(assistants).toHaveLength(2);
-    expect(assistants[0]).toMatchObject({ reasoning: [{ text: "Ask the clock." }], metadata: { extra: { openaiResponses } } });
+    expect(assistants[0]).toMatchObject({ metadata: { extra: { openaiResponses } } });
+    expect(assistants[0]).not.toHaveProperty("reasoning");
+    // A log that only grew gives back the same objects, so the renderers' per-item caches hold.
     expect(assistants[1]).toBe(assistants[0]);
-    // What was stored is unchanged: the reasoning is read from the sequence, not written to the log.
     expect((await store.load("c1")).messages[1]).not.toHaveProperty("reasoning");
   });
 });

@@ -2,7 +2,7 @@
 // calls the model, persists the answer, runs the tools and persists each result as it happens. The log
 // is the single source of truth, so a process that dies between turns resumes where the log stands.
 import type { SummaryRecordInput } from "@ctxpipe/compression";
-import { type BuildOptions, type BuildResult, importStoredMessages, type Item, type ItemInput, openAIResponsesExtraOf, type Pipeline } from "@ctxpipe/core";
+import { type BuildOptions, type BuildResult, importStoredMessages, type ItemInput, type Pipeline } from "@ctxpipe/core";
 import type { OffloadedRecord, StoredMessage } from "@ctxpipe/store";
 import type { ToolPolicyConfig } from "@ctxpipe/system-prompt";
 import type { ModelAdapter, ModelReply, ModelUsage } from "../model/model-adapter.js";
@@ -107,33 +107,6 @@ function storedExtra(reply: ModelReply): Record<string, unknown> {
   return Object.fromEntries(Object.entries(reply.extra ?? {}).filter(([name, value]) => value !== undefined && !STORED_MESSAGE_FIELDS.has(name)));
 }
 
-/** One item per stored assistant message: a log that only grew reaches the pipeline as the same objects, so its caches hold. */
-const itemsWithStoredReasoning = new WeakMap<Item, Item>();
-
-/**
- * A Responses reply's reasoning items, stored in its `openaiResponses.sequence`, as the item's
- * reasoning: one entry per reasoning item, its summary texts joined by "\n", as the importer of stored
- * Responses items makes them. The "openai-responses" renderer sends a turn's stored reasoning (and
- * its ids) back only while the item has reasoning; the stored message shape has no field of its own for it.
- */
-function withStoredReasoning(item: Item): Item {
-  if (item.type !== "assistant" || item.reasoning !== undefined) return item;
-  const reasoningItems = (openAIResponsesExtraOf(item)?.sequence ?? []).filter((entry) => entry.type === "reasoning");
-  if (reasoningItems.length === 0) return item;
-  let derived = itemsWithStoredReasoning.get(item);
-  if (derived === undefined) {
-    const reasoning = reasoningItems.map((entry) => {
-      const stored: unknown = (entry as { readonly summary?: unknown }).summary;
-      const summary: unknown[] = Array.isArray(stored) ? stored : [];
-      const texts = summary.flatMap((part) => (typeof part === "object" && part !== null && typeof (part as { text?: unknown }).text === "string" ? [(part as { text: string }).text] : []));
-      return Object.freeze({ text: texts.join("\n") });
-    });
-    derived = Object.freeze({ ...item, reasoning: Object.freeze(reasoning) }) as Item;
-    itemsWithStoredReasoning.set(item, derived);
-  }
-  return derived;
-}
-
 function toStoredToolCalls(reply: ModelReply) {
   return reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
 }
@@ -179,7 +152,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     if (signal.aborted) return end("aborted");
     const conversation = await log.load();
     const setup = await params.setupTurn(conversation.messages);
-    const items = withExtras(importStoredMessages(conversation.messages).map(withStoredReasoning), params.extras, params.extrasAfterId);
+    const items = withExtras(importStoredMessages(conversation.messages), params.extras, params.extrasAfterId);
     const baseCompression = params.buildOptions.compression;
     const options: BuildOptions = {
       // The log has a total order (the order it was written in): clocks of several processes must not reorder it.

@@ -141,9 +141,15 @@ describe("OpenAIResponsesRendererPlugin", () => {
         repaired: NONE_STORED,
       },
       {
-        case: "reasoning compression removed: no reasoning item and no ids, nothing to report",
-        item: { text: "", toolCalls: [call("c1")], metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1" }] }) },
+        case: "reasoning an earlier stage took off (an empty list): no reasoning item and no ids (reported)",
+        item: { text: "", reasoning: [], toolCalls: [call("c1")], metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1" }] }) },
         input: [sent("c1")],
+        repaired: "its stored reasoning is not sent, nor the ids of its message and calls: an earlier stage took the reasoning off the item",
+      },
+      {
+        case: "no reasoning field (a loop's Chat-shaped log keeps it in the sequence only): the stored reasoning and the ids are sent",
+        item: { text: "", toolCalls: [call("c1")], metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1" }] }) },
+        input: [reasoning, sent("c1", "fc_1")],
       },
       {
         case: "the call after the reasoning is gone: no reasoning item and no ids (reported)",

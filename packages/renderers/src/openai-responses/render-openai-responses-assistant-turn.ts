@@ -28,6 +28,8 @@ type Slot =
 
 const NO_STORED_REASONING =
   "its reasoning is not sent: the Responses API takes back only the reasoning items it returned (with their ids), and none is stored with this item";
+const REASONING_TAKEN_OFF =
+  "its stored reasoning is not sent, nor the ids of its message and calls: an earlier stage took the reasoning off the item";
 const REASONING_WITHOUT_FOLLOWER =
   "its reasoning is not sent, nor the ids of its message and calls: a reasoning item must be followed by the message or function call it belongs to, which is no longer sent as it was (the API refuses the request otherwise)";
 
@@ -130,11 +132,17 @@ export function renderOpenAIResponsesAssistantTurn(item: ItemOf<"assistant">): R
   }
   const slots = sequenceSlots(item, stored.items);
   const storedReasoning = slots.some((slot) => slot.kind === "reasoning");
-  // Reasoning compression removed from the item is removed for this format too.
-  const sendReasoning = storedReasoning && hasReasoning && reasoningFollowed(slots);
+  // Reasoning an earlier stage took off the item (an empty list) is taken off for this format too. An
+  // item with no reasoning field keeps what its sequence holds: a loop's Chat-shaped log stores a
+  // Responses reply's reasoning only there.
+  const reasoningKept = item.reasoning === undefined || item.reasoning.length > 0;
+  const sendReasoning = storedReasoning && reasoningKept && reasoningFollowed(slots);
   const sent = sendReasoning ? slots : slots.filter((slot) => slot.kind !== "reasoning");
   // Ids tie a message or call to its reasoning: without every reasoning item of the turn, none is sent.
   const withIds = sendReasoning || !storedReasoning;
-  if (hasReasoning && !sendReasoning && sent.length > 0) repairs.push(storedReasoning ? REASONING_WITHOUT_FOLLOWER : NO_STORED_REASONING);
+  if (sent.length > 0) {
+    if (storedReasoning && !sendReasoning) repairs.push(reasoningKept ? REASONING_WITHOUT_FOLLOWER : REASONING_TAKEN_OFF);
+    else if (hasReasoning && !storedReasoning) repairs.push(NO_STORED_REASONING);
+  }
   return { input: sent.map((slot) => rendered(slot, item.text, withIds)), repairs };
 }
