@@ -8,9 +8,12 @@ import { AnthropicMessagesRendererPlugin } from "../anthropic-messages/anthropic
 import { anthropicMessagesRules } from "../anthropic-messages/anthropic-messages-rules.js";
 import { GeminiRendererPlugin } from "../gemini/gemini-renderer-plugin.js";
 import { geminiRules } from "../gemini/gemini-rules.js";
+import { OpenAIResponsesRendererPlugin } from "../openai-responses/openai-responses-renderer-plugin.js";
+import { openAIResponsesRules } from "../openai-responses/openai-responses-rules.js";
 
 export const PROVIDERS = [
   { renderer: "openai", model: "gpt-4o", rules: openAIChatRules, turns: (request: unknown) => (request as { messages: Array<{ role: string }> }).messages },
+  { renderer: "openai-responses", model: "gpt-5", rules: openAIResponsesRules, turns: (request: unknown) => (request as { input: Array<{ role?: string }> }).input },
   { renderer: "anthropic", model: "claude-sonnet-4-6", rules: anthropicMessagesRules, turns: (request: unknown) => (request as { messages: Array<{ role: string }> }).messages },
   { renderer: "gemini", model: "gemini-3-pro", rules: geminiRules, turns: (request: unknown) => (request as { contents: Array<{ role: string }> }).contents },
 ] as const;
@@ -19,7 +22,7 @@ export type ProviderName = (typeof PROVIDERS)[number]["renderer"];
 
 /** One pipeline for all checks: pipelines are reusable, and reuse is what applications do. */
 export function providerPipeline(): Pipeline {
-  return createPipeline({ plugins: [new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin()] });
+  return createPipeline({ plugins: [new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin()] });
 }
 
 export interface ProviderCheck {
@@ -81,7 +84,15 @@ export async function checkProviderValid(pipeline: Pipeline, items: ReadonlyArra
     });
 
     // The newest user message that can be sent is sent, in a user turn.
-    const newest = items.findLast((item) => item.type === "user" && item.metadata?.includeInContext !== false && (!isBlank(item.text) || (item.attachments?.length ?? 0) > 0));
+    // A record stored again under the same id is an edit: only an id's last version counts (an edit
+    // that left the message blank leaves nothing to send).
+    const newest = items.findLast(
+      (item, index) =>
+        item.type === "user" &&
+        item.metadata?.includeInContext !== false &&
+        (!isBlank(item.text) || (item.attachments?.length ?? 0) > 0) &&
+        !items.some((later, laterIndex) => laterIndex > index && later.id === item.id),
+    );
     if (newest !== undefined) {
       const entry = result.report.entries.find((candidate) => candidate.id === newest.id && candidate.messageIndex !== undefined);
       const turn = entry?.messageIndex === undefined ? undefined : provider.turns(request)[entry.messageIndex];
