@@ -49,6 +49,8 @@ export interface BuildCommandOptions {
   readonly runContext: string | undefined;
   readonly agent: string | undefined;
   readonly tools: string | undefined;
+  /** Sent as OpenAI's prompt_cache_key (both formats), as the loops send the conversation id. */
+  readonly promptCacheKey: string | undefined;
   readonly fallbackEncoding: EncodingName | undefined;
   readonly report: boolean;
   readonly pretty: boolean;

@@ -36,6 +36,7 @@ describe("parseCliArgs", () => {
         runContext: undefined,
         agent: undefined,
         tools: undefined,
+        promptCacheKey: undefined,
         fallbackEncoding: undefined,
         report: false,
         pretty: false,
@@ -55,14 +56,14 @@ describe("parseCliArgs", () => {
       "inspect", "c.jsonl", "--input-shape", "openai-responses", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--max-tokens", "200_000", "--reserve-output", "8000",
       "--system", "Be brief.", "--system-file", "p.md", "--compression", "clear-tool-results,summarize", "--summaries", "s.json",
       "--summarizer", "openai", "--summarizer-model", "gpt-4o-mini", "--mode", "run", "--run-context", "r.json", "--agent", "a.json",
-      "--tools", "t.json", "--fallback-encoding", "cl100k_base", "--format", "jsonl", "--report", "--pretty", "--no-progress", "--html", "out.html", "--all",
+      "--tools", "t.json", "--prompt-cache-key", "conversation-42", "--fallback-encoding", "cl100k_base", "--format", "jsonl", "--report", "--pretty", "--no-progress", "--html", "out.html", "--all",
     ]);
     expect(command).toEqual({
       name: "inspect",
       options: {
         input: "c.jsonl", format: "jsonl", inputShape: "openai-responses", provider: "anthropic", model: "claude-sonnet-4-5", maxTokens: 200_000, reserveOutput: 8000,
         system: "Be brief.", systemFile: "p.md", compression: ["clear-tool-results", "summarize"], summaries: "s.json", summarizer: "openai",
-        summarizerModel: "gpt-4o-mini", mode: "run", runContext: "r.json", agent: "a.json", tools: "t.json", fallbackEncoding: "cl100k_base",
+        summarizerModel: "gpt-4o-mini", mode: "run", runContext: "r.json", agent: "a.json", tools: "t.json", promptCacheKey: "conversation-42", fallbackEncoding: "cl100k_base",
         report: true, pretty: true, progress: false, html: "out.html", all: true,
       },
     });

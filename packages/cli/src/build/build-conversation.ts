@@ -44,6 +44,7 @@ export function buildOptionsOf(options: BuildCommandOptions, input: BuildInput, 
     ...(input.runContext === undefined ? {} : { runContext: input.runContext as BuildOptions["runContext"] }),
     ...(input.agent === undefined ? {} : { agent: input.agent as BuildOptions["agent"] }),
     ...(options.compression === false ? { compression: false } : {}),
+    ...(options.promptCacheKey === undefined ? {} : { promptCacheKey: options.promptCacheKey }),
     order: input.order,
   } as BuildOptions;
 }

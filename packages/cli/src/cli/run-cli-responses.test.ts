@@ -45,6 +45,15 @@ const library = createPipeline({
 const BUDGET = { model: "gpt-4o", maxTokens: 128_000, reserveOutputTokens: 16_384 } as const;
 
 describe("a conversation stored as Responses API items", () => {
+  it.for(["openai-responses", "openai"])("--prompt-cache-key is sent as prompt_cache_key (--provider %s); without it none is sent", async (provider) => {
+    const { path } = await files({ "c.jsonl": jsonl(RESPONSES_CONVERSATION) });
+    const keyed = await runInProcess(["build", path("c.jsonl"), "--provider", provider, "--prompt-cache-key", "conversation-42"]);
+    expect(keyed).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(keyed.stdout).request.prompt_cache_key).toBe("conversation-42");
+    const plain = await runInProcess(["build", path("c.jsonl"), "--provider", provider]);
+    expect(JSON.parse(plain.stdout).request).not.toHaveProperty("prompt_cache_key");
+  });
+
   it("is read as such without being told, and --provider openai-responses sends it back as stored", async () => {
     const { path } = await files({ "c.jsonl": jsonl(RESPONSES_CONVERSATION) });
     const run = await runInProcess(["build", path("c.jsonl"), "--provider", "openai-responses", "--system", "Be brief."]);

@@ -29,6 +29,9 @@ The request:
   --run-context PATH       Run mode: where the workflow run stands (JSON).
   --agent PATH             The agent's persona (JSON).
   --tools PATH             Tool definitions [{ name, description?, parameters? }] (JSON).
+  --prompt-cache-key KEY   OpenAI (both formats): sent as prompt_cache_key, which routes requests
+                           sharing a prefix to the same cache. Give the conversation's id, as the
+                           loops do.
   --fallback-encoding ENC  Count an unknown model with o200k_base or cl100k_base (inexact).
 
 Compression:
