@@ -58,15 +58,17 @@ describe("printPromptCacheBenchmark", () => {
     const [figures] = await printPromptCacheBenchmark((line) => lines.push(line), createTokenizer("gpt-4o"), { turns: 12, budgets: [20_000] });
     expect(lines.join("\n")).toContain("at most 20 blocks before it");
     expect(lines.join("\n")).toContain("12 model calls of a generated coding agent, the default compression chain on, within 20,000 tokens");
-    const [withBreakpoints, without, openai, gemini] = figures!.rows;
+    const [withBreakpoints, without, openai, responses, gemini] = figures!.rows;
     expect(withBreakpoints).toMatchObject({ provider: "anthropic", label: "ctxpipe's cache_control breakpoints" });
     expect(withBreakpoints!.cachedTokens).toBeGreaterThan(0);
     expect(without).toMatchObject({ provider: "anthropic", cachedTokens: 0 });
     // The breakpoints add no input tokens.
     expect(without!.inputTokens).toBe(withBreakpoints!.inputTokens);
     expect(openai!.cachedTokens).toBeGreaterThan(0);
+    expect(responses).toMatchObject({ provider: "openai-responses" });
+    expect(responses!.cachedTokens).toBeGreaterThan(0);
     expect(gemini!.cachedTokens).toBeGreaterThan(0);
     for (const row of figures!.rows) expect(row.cachedTokens).toBeLessThanOrEqual(row.inputTokens);
-    expect(lines.filter((line) => /^ {3}(anthropic|openai|gemini) /.test(line))).toHaveLength(4);
+    expect(lines.filter((line) => /^ {3}(anthropic|openai|openai-responses|gemini) /.test(line))).toHaveLength(5);
   }, 120_000);
 });

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { CompressionPlugin, DEFAULT_STRATEGIES } from "@ctxpipe/compression";
 import { type CacheBreakpoint, createPipeline, importStoredMessages, type Item, type PipelinePlugin, type Tokenizer } from "@ctxpipe/core";
-import { type AnthropicMessagesRequest, AnthropicMessagesRendererPlugin, anthropicMinimumCacheableTokens, GeminiRendererPlugin } from "@ctxpipe/renderers";
+import { type AnthropicMessagesRequest, AnthropicMessagesRendererPlugin, anthropicMinimumCacheableTokens, GeminiRendererPlugin, OpenAIResponsesRendererPlugin } from "@ctxpipe/renderers";
 import { AGENT_SYSTEM_PROMPT } from "./agent-system-prompt.js";
 import { generateConversation, type StoredMessage } from "./generate-conversation.js";
 
@@ -13,7 +13,7 @@ import { generateConversation, type StoredMessage } from "./generate-conversatio
 export const PROMPT_CACHE_RULES = [
   "anthropic: a request reads the cache only at its cache_control breakpoints: the longest cached prefix ending at the breakpoint's block or at most 20 blocks before it;",
   "  each breakpoint writes the prefix up to its block when that prefix is at least the model's minimum (claude-sonnet-4-5: 1,024 tokens); without breakpoints nothing is cached",
-  "openai: automatic, for the prefix shared with the previous request once it is 1,024 tokens or more, in steps of 128 tokens (the same with or without a prompt_cache_key here:",
+  "openai (Chat Completions and Responses): automatic, for the prefix shared with the previous request once it is 1,024 tokens or more, in steps of 128 tokens (the same with or without a prompt_cache_key here:",
   "  the key only routes a conversation's requests to the same cache, which this simulation assumes)",
   "gemini (gemini-2.5-flash): implicit caching of the prefix shared with the previous request once it is 1,024 tokens or more; no breakpoints to place",
   "prefixes are compared whole message by whole message, in ctxpipe's token count of each request (exact o200k counts, an approximation for Claude and Gemini)",
@@ -100,7 +100,7 @@ function prefixesOf(request: AnthropicMessagesRequest): { prefixIds: string[]; b
 }
 
 export interface PromptCacheRow {
-  readonly provider: "anthropic" | "openai" | "gemini";
+  readonly provider: "anthropic" | "openai" | "openai-responses" | "gemini";
   readonly model: string;
   /** What the row's requests carry: ctxpipe's breakpoints, none, or the provider's automatic caching. */
   readonly label: string;
@@ -159,6 +159,13 @@ function subjects(): Subject[] {
     },
     { provider: "anthropic", model: ANTHROPIC_MODEL, label: "no breakpoints (cache: false)", plugins: [new AnthropicMessagesRendererPlugin({ cache: false })], cached: () => 0 },
     { provider: "openai", model: "gpt-4o", label: "automatic (prompt_cache_key)", plugins: [], cached: (build) => openAICachedTokens(build.report.cache.reusableTokens ?? 0) },
+    {
+      provider: "openai-responses",
+      model: "gpt-4o",
+      label: "automatic (prompt_cache_key)",
+      plugins: [new OpenAIResponsesRendererPlugin()],
+      cached: (build) => openAICachedTokens(build.report.cache.reusableTokens ?? 0),
+    },
     { provider: "gemini", model: "gemini-2.5-flash", label: "implicit", plugins: [new GeminiRendererPlugin()], cached: (build) => geminiCachedTokens(build.report.cache.reusableTokens ?? 0) },
   ];
 }
@@ -219,10 +226,10 @@ export async function printPromptCacheBenchmark(
     const figures = await promptCacheBenchmark({ ...options, budgetTokens, tokenizer });
     all.push(figures);
     log(`   ${number(figures.turns)} model calls of a generated coding agent, the default compression chain on, within ${number(figures.budgetTokens)} tokens:`);
-    log(`   ${"provider".padEnd(10)} ${"model".padEnd(18)} ${"requests carry".padEnd(38)} ${"input tokens".padEnd(13)} ${"cached".padEnd(13)} ${"cache hits".padEnd(11)} prefix breaks`);
+    log(`   ${"provider".padEnd(16)} ${"model".padEnd(18)} ${"requests carry".padEnd(38)} ${"input tokens".padEnd(13)} ${"cached".padEnd(13)} ${"cache hits".padEnd(11)} prefix breaks`);
     for (const row of figures.rows) {
       log(
-        `   ${row.provider.padEnd(10)} ${row.model.padEnd(18)} ${row.label.padEnd(38)} ${number(row.inputTokens).padEnd(13)} ${number(row.cachedTokens).padEnd(13)} ${percent(row.cachedTokens, row.inputTokens).padEnd(11)} ${row.prefixBreaks} of ${figures.turns}`,
+        `   ${row.provider.padEnd(16)} ${row.model.padEnd(18)} ${row.label.padEnd(38)} ${number(row.inputTokens).padEnd(13)} ${number(row.cachedTokens).padEnd(13)} ${percent(row.cachedTokens, row.inputTokens).padEnd(11)} ${row.prefixBreaks} of ${figures.turns}`,
       );
     }
   }
