@@ -136,6 +136,7 @@ export { renderOpenAIChatMessage, summaryHeading } from "./renderers/openai-chat
 export { contentHandle } from "./text/content-handle.js";
 export { itemContentHandle } from "./text/item-content-handle.js";
 export { cutMarker, RETRIEVE_CONTEXT_TOOL_NAME } from "./text/cut-marker.js";
+export { fitPromptCacheKey, MAX_PROMPT_CACHE_KEY_LENGTH } from "./text/prompt-cache-key.js";
 export { type CutMiddleOptions, type CutMiddleResult, cutMiddle } from "./text/cut-middle.js";
 export { DEFAULT_MAX_OFFLOADED_CHARS, OffloadedTextCache } from "./text/offloaded-text-cache.js";
 export { DEFAULT_RETRIEVE_MAX_CHARS, type ReadOffloadedRangeOptions, readOffloadedRange } from "./text/read-offloaded-range.js";

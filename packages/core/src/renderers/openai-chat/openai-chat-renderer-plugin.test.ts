@@ -6,6 +6,7 @@ import { createPipeline } from "../../pipeline/pipeline.js";
 import { STAGE } from "../../pipeline/stage.js";
 import type { Tokenizer } from "../../spec/tokenizer.js";
 import { buildWith, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "../../testing/index.js";
+import { fitPromptCacheKey } from "../../text/prompt-cache-key.js";
 import { countOpenAIChatTokens, countOpenAIChatToolTokens } from "./count-openai-chat-tokens.js";
 import { OpenAIChatRendererPlugin } from "./openai-chat-renderer-plugin.js";
 
@@ -42,6 +43,20 @@ describe("OpenAIChatRendererPlugin", () => {
     expect("prompt_cache_key" in result.request).toBe(expected !== undefined);
     // The key routes the request; it is not part of the prompt, so it costs no tokens.
     expect(result.tokenCount).toBe(countOpenAIChatTokens(result.request, wordTokenizer));
+  });
+
+  test("a prompt cache key over 64 characters (a long conversation id) is sent shortened, the same every build, and breaks no rule", async () => {
+    const conversation = `tenant-acme-corp/workspace-research/conversation-${"0d5e1a7c-33f1-4f4e-9a52-8f0c2b7d9e11"}`;
+    const items = [{ id: "u", type: "user" as const, text: "hi" }];
+    const first = await buildWith([], items, { promptCacheKey: conversation, validation: "throw" });
+    const again = await buildWith([new OpenAIChatRendererPlugin({ promptCacheKey: conversation })], items, { validation: "throw" });
+    const sibling = await buildWith([], items, { promptCacheKey: `${conversation}-fork` });
+    expect(first.request.prompt_cache_key).toBe(fitPromptCacheKey(conversation));
+    expect(first.request.prompt_cache_key).toHaveLength(64);
+    expect(conversation.startsWith(first.request.prompt_cache_key!.slice(0, 47))).toBe(true);
+    expect(again.request.prompt_cache_key).toBe(first.request.prompt_cache_key);
+    expect(sibling.request.prompt_cache_key).not.toBe(first.request.prompt_cache_key);
+    expect(first.report.violations).toEqual([]);
   });
 
   test("an empty prompt cache key is refused, naming the option", async () => {

@@ -15,6 +15,7 @@ import { rejectsSystemRole } from "./rejects-system-role.js";
 import { RenderedMessages } from "./rendered-messages.js";
 import { renderOpenAIChatMessage } from "./render-openai-chat-message.js";
 import { deepFreeze } from "../../model/deep-freeze.js";
+import { fitPromptCacheKey } from "../../text/prompt-cache-key.js";
 
 const PLUGIN_NAME = "OpenAIChatRendererPlugin";
 /** Shorter texts are cheaper to count again than to compare with the item's text. */
@@ -25,7 +26,8 @@ const openAIChatRendererPluginOptionsSchema = z.strictObject({
   systemRole: z.enum(["system", "developer"]).optional(),
   /**
    * Sent as `prompt_cache_key`, which routes requests sharing a prefix to the same cache (OpenAI
-   * caches prefixes of 1,024 tokens or more by itself). A build's promptCacheKey option wins.
+   * caches prefixes of 1,024 tokens or more by itself). A build's promptCacheKey option wins. A key
+   * over 64 characters, which OpenAI refuses, is sent shortened (fitPromptCacheKey).
    */
   promptCacheKey: z.string().min(1).optional(),
   stage: z.number().default(STAGE.DEFAULT),
@@ -83,7 +85,7 @@ export class OpenAIChatRendererPlugin implements PipelinePlugin {
         }));
       }
       const promptCacheKey = context.options.promptCacheKey ?? this.#options.promptCacheKey;
-      if (promptCacheKey !== undefined) request.prompt_cache_key = promptCacheKey;
+      if (promptCacheKey !== undefined) request.prompt_cache_key = fitPromptCacheKey(promptCacheKey);
       const toolTokens = request.tools === undefined ? 0 : countOpenAIChatToolTokens(request.tools, context.tokenizer);
       return {
         request,

@@ -223,6 +223,22 @@ const cases: Case[] = [
     request: request(user, { role: "assistant", content: [{ type: "image_url", image_url: { url: "https://example.test/a.png" } }] }, user),
     path: "messages[1].content[0].type",
   },
+  {
+    id: "OAI-023",
+    level: "error",
+    providerError: "Invalid 'prompt_cache_key': string too long. Expected a string with maximum length 64, but got a string with length 72 instead.",
+    name: "a prompt cache key of 72 characters",
+    request: { ...request(user), prompt_cache_key: "k".repeat(72) },
+    path: "prompt_cache_key",
+  },
+  {
+    id: "OAI-023",
+    level: "error",
+    providerError: "Invalid 'prompt_cache_key': string too long. Expected a string with maximum length 64, but got a string with length 72 instead.",
+    name: "a prompt cache key that is not a string",
+    request: { ...request(user), prompt_cache_key: 42 },
+    path: "prompt_cache_key",
+  },
 ];
 
 describe("openAIChatRules", () => {

@@ -12,6 +12,7 @@ import {
   nullContentForCallsOnly,
   stringsWithinLimit,
 } from "./openai-chat-content-rules.js";
+import { promptCacheKeyWithinLimit } from "./openai-chat-request-rules.js";
 import { endsOnUserOrTool, hasUserMessage, knownRoles, messagesNotEmpty, noFunctionRole, noLeadingSystemForO1Mini } from "./openai-chat-sequence-rules.js";
 import {
   argumentsAreJsonObjects,
@@ -50,4 +51,5 @@ export const openAIChatRules: ReadonlyArray<Rule<unknown>> = [
   hasUserMessage, // OAI-018
   noLeadingSystemForO1Mini, // OAI-019
   contentPartsAllowed, // OAI-022
+  promptCacheKeyWithinLimit, // OAI-023
 ];

@@ -13,10 +13,10 @@ import { callIdsNotReused, reportReusedCallIds } from "./openai-chat-tool-call-r
 
 /**
  * Rules whose findings depend on the request as a whole, not on one run of messages. Each reads only
- * the first or last few messages. OAI-020 (a call id used again later) is read from the resume point
+ * the first or last few messages, or a field of the request (OAI-023). OAI-020 (a call id used again later) is read from the resume point
  * on, knowing the ids of the calls before it.
  */
-const WHOLE_REQUEST = new Set(["OAI-001", "OAI-017", "OAI-018", "OAI-019"]);
+const WHOLE_REQUEST = new Set(["OAI-001", "OAI-017", "OAI-018", "OAI-019", "OAI-023"]);
 const LOCAL: ReadonlySet<Rule<unknown>> = new Set(openAIChatRules.filter((rule) => !WHOLE_REQUEST.has(rule.id)));
 
 const isTool = (message: unknown) => isRecord(message) && message.role === "tool";
