@@ -23,7 +23,10 @@ export interface BuildResult<Request> {
   readonly request: Request;
   /** Tokens of the rendered request. */
   readonly tokenCount: number;
-  /** Whether tokenCount comes from an exact tokenizer or an estimate. */
+  /**
+   * Whether tokenCount is exact: the tokenizer is exact, and the renderer knew the size of every part
+   * it sent (RenderResult.tokenCountExact; a Responses request sending reasoning back is an estimate).
+   */
   readonly tokenCountExact: boolean;
   /** Input item ids whose content reaches the model, in output order. */
   readonly includedIds: ReadonlyArray<string>;

@@ -236,7 +236,7 @@ export class Pipeline implements PluginHost {
       if (over <= 0) break;
       if (attempts >= MAX_BUDGET_ATTEMPTS || this.#raw.compress.taps.length === 0) {
         const detail = newestTurnOnly(attempt.current, turns, attempt.context.countTokens);
-        throw new BudgetExceededError(attempt.rendered.tokenCount, budget!.available, tokenizer.exact, detail === undefined ? {} : { detail });
+        throw new BudgetExceededError(attempt.rendered.tokenCount, budget!.available, countExact(tokenizer, attempt.rendered), detail === undefined ? {} : { detail });
       }
       // Compress plugins work from estimates, which may miss by more than one attempt's overshoot (a
       // synthesized turn, a provider's heavier formatting): the shortfall doubles so that a few
@@ -328,7 +328,7 @@ export class Pipeline implements PluginHost {
     return {
       request: rendered.request as RendererOutputMap[R],
       tokenCount: rendered.tokenCount,
-      tokenCountExact: tokenizer.exact,
+      tokenCountExact: countExact(tokenizer, rendered),
       get includedIds() {
         return assembled().includedIds;
       },
@@ -512,6 +512,11 @@ export class Pipeline implements PluginHost {
 }
 
 type Ignored = (issue: ValidationIssue) => boolean;
+
+/** Exact only when both say so: the tokenizer counts exactly, and the renderer knows the size of every part it sent. */
+function countExact(tokenizer: Tokenizer, rendered: RenderResult<unknown>): boolean {
+  return tokenizer.exact && rendered.tokenCountExact !== false;
+}
 
 function budgetOf(maxTokens: number, reserveOutputTokens: number): Budget {
   return { maxTokens, reserveOutputTokens, available: maxTokens - reserveOutputTokens, shortfall: 0 };

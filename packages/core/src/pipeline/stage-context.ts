@@ -135,6 +135,12 @@ export interface RenderResult<Request> {
   readonly request: Request;
   /** Tokens of the whole request, as the provider will count them (per-message overhead included). */
   readonly tokenCount: number;
+  /**
+   * false when the count is an estimate whatever the tokenizer: the request holds parts whose size
+   * the renderer cannot know (a Responses request sending encrypted reasoning back). The build's
+   * tokenCountExact is true only when the tokenizer is exact and this is not false.
+   */
+  readonly tokenCountExact?: boolean;
   /** Number of messages in the request, the system message included. */
   readonly messageCount: number;
   /** For each item id, the index of the (first) message that carries it. */
