@@ -35,7 +35,8 @@ function kindOf(fields: JsonRecord, type: string | undefined): InputItemKind {
   return "other";
 }
 
-function viewOf(item: unknown, index: number): InputItemView {
+/** The view of one item, at `index` of its input (also for a stored item before it is sent). */
+export function inputItemView(item: unknown, index: number): InputItemView {
   const fields = isRecord(item) ? item : EMPTY;
   const type = fields.type === undefined && fields.role !== undefined ? "message" : typeof fields.type === "string" ? fields.type : undefined;
   return {
@@ -60,7 +61,7 @@ export function inputViewsOf(request: unknown): ReadonlyArray<InputItemView> {
   const known = frozenViews.get(input);
   if (known !== undefined) return known;
   // Array.from, not map: a sparse array (holes) still gets a view per index.
-  const views = Array.from({ length: input.length }, (_, index) => viewOf(input[index], index));
+  const views = Array.from({ length: input.length }, (_, index) => inputItemView(input[index], index));
   if (Object.isFrozen(input) && input.every((item) => typeof item !== "object" || item === null || Object.isFrozen(item))) frozenViews.set(input, views);
   return views;
 }

@@ -1,7 +1,7 @@
 // OpenAI Responses rules on the input list and the shape of its items: what each item type must carry,
 // and the item ids the API gave (reference/providers.md §2: RSP-010…014).
 import type { Rule, RuleViolationInput } from "@ctxpipe/core";
-import { at, describeValue, type InputItemView, inputViewsOf, isRecord } from "./openai-responses-input-view.js";
+import { at, describeValue, type InputItemKind, type InputItemView, inputViewsOf, isRecord } from "./openai-responses-input-view.js";
 
 const MESSAGE_ROLES: ReadonlySet<string> = new Set(["user", "system", "developer", "assistant"]);
 /** Content parts of user, system and developer messages, and of function outputs. */
@@ -17,6 +17,37 @@ const ID_PREFIXES: ReadonlyMap<string, string> = new Map([
 ]);
 const MAX_ID_LENGTH = 64;
 const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+
+// The id checks of RSP-012…014, shared with the renderer, which sends no id the API would refuse.
+
+/** Whether an id fits the item's kind: a message's begins with msg, a call's with fc, a reasoning item's with rs (other kinds: any). */
+export function hasTypePrefix(kind: InputItemKind, id: string): boolean {
+  const prefix = ID_PREFIXES.get(kind);
+  return prefix === undefined || id.startsWith(prefix);
+}
+
+export function isWithinIdLimit(id: string): boolean {
+  return id.length <= MAX_ID_LENGTH;
+}
+
+/** A non-empty string of letters, digits, '_' and '-'. */
+export function matchesIdPattern(id: unknown): boolean {
+  return typeof id === "string" && ID_PATTERN.test(id);
+}
+
+/**
+ * Why the API would refuse an item of this kind sent with this `id` field, in words that follow "the
+ * id": undefined when it takes it, or when there is no id to send (missing or null).
+ */
+export function idRefusal(kind: InputItemKind, id: unknown): string | undefined {
+  if (id === undefined || id === null) return undefined;
+  if (typeof id !== "string") return `is ${describeValue(id)}, not a string`;
+  if (id === "") return "is empty";
+  if (!hasTypePrefix(kind, id)) return `does not begin with '${ID_PREFIXES.get(kind)}', as the ids the API gives these items do`;
+  if (!isWithinIdLimit(id)) return `is ${id.length} characters long, and the API takes at most ${MAX_ID_LENGTH}`;
+  if (!matchesIdPattern(id)) return "holds characters other than letters, digits, '_' and '-'";
+  return undefined;
+}
 
 type Report = (violation: RuleViolationInput) => void;
 
@@ -111,9 +142,8 @@ export const idsHaveTheirTypePrefix: Rule<unknown> = {
   providerError: "Invalid 'input[371].id': '019f629b-43ee-7a82-acb1-3071dbffbdad'. Expected an ID that begins with 'msg'.",
   check(request, report) {
     for (const view of inputViewsOf(request)) {
-      const prefix = ID_PREFIXES.get(view.kind);
-      if (prefix === undefined || view.id === undefined || view.id.startsWith(prefix)) continue;
-      report({ message: `the id ${describeValue(view.id)} of a ${view.type} item must begin with '${prefix}': send the id the API gave the item, or none`, ...at(view, ".id") });
+      if (view.id === undefined || hasTypePrefix(view.kind, view.id)) continue;
+      report({ message: `the id ${describeValue(view.id)} of a ${view.type} item must begin with '${ID_PREFIXES.get(view.kind)}': send the id the API gave the item, or none`, ...at(view, ".id") });
     }
   },
 };
@@ -125,7 +155,7 @@ export const idsWithinLimit: Rule<unknown> = {
   providerError: "Invalid 'input[2].id': string too long. Expected a string with maximum length 64, but got a string with length 416 instead.",
   check(request, report) {
     for (const view of inputViewsOf(request)) {
-      if (view.id !== undefined && view.id.length > MAX_ID_LENGTH) report({ message: `the id is ${view.id.length} characters long; at most ${MAX_ID_LENGTH} are allowed`, ...at(view, ".id") });
+      if (view.id !== undefined && !isWithinIdLimit(view.id)) report({ message: `the id is ${view.id.length} characters long; at most ${MAX_ID_LENGTH} are allowed`, ...at(view, ".id") });
     }
   },
 };
@@ -139,7 +169,7 @@ export const idsMatchPattern: Rule<unknown> = {
   check(request, report) {
     for (const view of inputViewsOf(request)) {
       const id = view.fields.id;
-      if (id === undefined || id === null || (typeof id === "string" && ID_PATTERN.test(id))) continue;
+      if (id === undefined || id === null || matchesIdPattern(id)) continue;
       report({ message: `the id is ${describeValue(id)}; it may hold only letters, digits, '_' and '-'`, ...at(view, ".id") });
     }
   },

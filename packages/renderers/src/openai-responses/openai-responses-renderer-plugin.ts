@@ -1,7 +1,20 @@
 // Renderer for OpenAI's Responses API, registered under the renderer name "openai-responses": the
 // leading system messages become `instructions`, every other item the input items it stands for
 // (render-openai-responses-item.ts). It also checks every request it renders against the Responses rule table.
-import { checkRules, type Item, isBlank, itemText, type PipelinePlugin, type PluginHost, parsePluginOptions, STAGE, type Tokenizer, type ToolDefinition } from "@ctxpipe/core";
+import {
+  checkRules,
+  fitPromptCacheKey,
+  type Item,
+  isBlank,
+  itemText,
+  type PipelinePlugin,
+  type PluginHost,
+  parsePluginOptions,
+  type RenderContext,
+  STAGE,
+  type Tokenizer,
+  type ToolDefinition,
+} from "@ctxpipe/core";
 import { z } from "zod";
 import {
   countOpenAIResponsesInputItemTokens,
@@ -10,6 +23,7 @@ import {
   OPENAI_RESPONSES_REPLY_PRIMING,
 } from "./count-openai-responses-tokens.js";
 import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesRequest } from "./openai-responses-request.js";
+import { MIN_OUTPUT_TOKENS } from "./openai-responses-request-rules.js";
 import { openAIResponsesRules } from "./openai-responses-rules.js";
 import { type OpenAIResponsesSystemRole, type RenderedOpenAIResponsesItem, renderOpenAIResponsesItem } from "./render-openai-responses-item.js";
 import "./renderer-output-map.js";
@@ -17,13 +31,21 @@ import "./renderer-output-map.js";
 const PLUGIN_NAME = "OpenAIResponsesRendererPlugin";
 /** Shorter texts are cheaper to count again than to compare with the item's text. */
 const REUSE_ITEM_COUNT_FROM = 256;
+/**
+ * The input item types the count knows the size of. The rest are estimates: a reasoning item sent back
+ * stands for reasoning the model reads in full (encrypted, or stored by the API under its id) of which
+ * only the summary is known here, and an item of another type (compaction, a built-in tool's call) is
+ * counted as its JSON, which is not what the model reads.
+ */
+const COUNTED_TYPES: ReadonlySet<string> = new Set(["message", "function_call", "function_call_output"]);
 
 const openAIResponsesRendererPluginOptionsSchema = z.strictObject({
-  /** The request's max_output_tokens. Default: the build's reserveOutputTokens; none is sent without either. */
-  maxOutputTokens: z.number().int().positive().optional(),
+  /** The request's max_output_tokens, 16 or more (the API's minimum). Default: the build's reserveOutputTokens; none is sent without either. */
+  maxOutputTokens: z.number().int().min(MIN_OUTPUT_TOKENS).optional(),
   /**
    * Sent as `prompt_cache_key`, which routes requests sharing a prefix to the same cache (OpenAI
-   * caches prefixes of 1,024 tokens or more by itself). A build's promptCacheKey option wins.
+   * caches prefixes of 1,024 tokens or more by itself). A build's promptCacheKey option wins. A key
+   * over 64 characters, which the API refuses, is sent shortened (fitPromptCacheKey).
    */
   promptCacheKey: z.string().min(1).optional(),
   /** The role of a system message stored after the conversation started (the leading ones are the instructions). Default "developer". */
@@ -78,8 +100,10 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
       const messageIndexById = new Map<string, number>();
       const instructionTexts: string[] = [];
       let leading = true;
+      let estimated = false;
       const add = (item: Item, list: ReadonlyArray<OpenAIResponsesInputItem>, tokens: ReadonlyArray<number>, from: number) => {
         list.forEach((inputItem, index) => {
+          estimated ||= !COUNTED_TYPES.has(inputItem.type);
           input.push(inputItem);
           messageItemIds.push(item.id);
           messagesBefore.push(messagesBefore.at(-1)! + tokens[from + index]!);
@@ -94,6 +118,8 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
         }
         const { before, own, after } = rendered;
         add(item, before, tokens, 0);
+        // Before a drop, which is then the item's last word: what was left out of the stored items around it is said either way.
+        for (const reason of rendered.repairs) context.report.repair(item, reason);
         leading &&= item.type === "system";
         if (leading && item.type === "system") {
           // The conversation's first system messages are its instructions; a later one stays where it was, in systemRole.
@@ -104,15 +130,13 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
         } else {
           messageIndexById.set(item.id, input.length);
           add(item, own, tokens, before.length);
-          for (const reason of rendered.repairs) context.report.repair(item, reason);
         }
         add(item, after, tokens, before.length + own.length);
       }
 
-      // The answer's room: without a budget (a reserve given alone for a model whose window no plugin knows) the reserve still says it.
-      const reserve = context.budget?.reserveOutputTokens ?? context.options.reserveOutputTokens ?? 0;
-      const maxOutputTokens = this.#options.maxOutputTokens ?? (reserve > 0 ? reserve : undefined);
-      const promptCacheKey = context.options.promptCacheKey ?? this.#options.promptCacheKey;
+      const maxOutputTokens = this.#maxOutputTokens(context);
+      const cacheKey = context.options.promptCacheKey ?? this.#options.promptCacheKey;
+      const promptCacheKey = cacheKey === undefined ? undefined : fitPromptCacheKey(cacheKey);
       const instructions = instructionTexts.length === 0 ? undefined : instructionTexts.join("\n\n");
       const request: OpenAIResponsesRequest = {
         ...(context.model === undefined ? {} : { model: context.model }),
@@ -127,6 +151,7 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
       return {
         request,
         tokenCount: OPENAI_RESPONSES_REPLY_PRIMING + system + messagesBefore.at(-1)! + tools,
+        ...(estimated ? { tokenCountExact: false } : {}),
         messageCount: input.length + (instructions === undefined ? 0 : 1),
         messageIndexById,
         messageItemIds,
@@ -138,6 +163,23 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
     pipeline.hooks.validateRequest.for("openai-responses").tap(tap, (request, context) => {
       for (const violation of checkRules(openAIResponsesRules, request, { model: context.model })) context.issue(violation);
     });
+  }
+
+  /**
+   * The answer's room: the plugin's maxOutputTokens, else the build's reserve (without a budget, a
+   * reserve given alone for a model whose window no plugin knows still says it). A reserve of 1 to 15
+   * is sent as 16, the least the API takes: the answer stays short, a few tokens over the reserve,
+   * where leaving the field out would let it run to the end of the window.
+   */
+  #maxOutputTokens(context: RenderContext): number | undefined {
+    if (this.#options.maxOutputTokens !== undefined) return this.#options.maxOutputTokens;
+    const reserve = context.budget?.reserveOutputTokens ?? context.options.reserveOutputTokens ?? 0;
+    if (reserve <= 0) return undefined;
+    if (reserve >= MIN_OUTPUT_TOKENS) return reserve;
+    context.warn(
+      `reserveOutputTokens is ${reserve}, and the Responses API takes a max_output_tokens of ${MIN_OUTPUT_TOKENS} or more: ${MIN_OUTPUT_TOKENS} is sent, so the answer may use ${MIN_OUTPUT_TOKENS - reserve} tokens more than the reserve left for it`,
+    );
+    return MIN_OUTPUT_TOKENS;
   }
 
   #rendered(item: Item, systemRole: OpenAIResponsesSystemRole): RenderedOpenAIResponsesItem {

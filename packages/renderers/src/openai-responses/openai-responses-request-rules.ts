@@ -1,13 +1,13 @@
 // OpenAI Responses rules on the request's own fields: tools, instructions, max_output_tokens and
 // prompt_cache_key (reference/providers.md §2: RSP-018…022, 024).
-import { isBlank, type Rule, type RuleViolationInput } from "@ctxpipe/core";
+import { isBlank, MAX_PROMPT_CACHE_KEY_LENGTH, type Rule, type RuleViolationInput } from "@ctxpipe/core";
 import { at, describeValue, inputViewsOf, isRecord, type JsonRecord } from "./openai-responses-input-view.js";
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** What Chat Completions, Anthropic and Gemini take: a history moves between providers with its names. */
 const PORTABLE_NAME_LENGTH = 64;
-const MIN_OUTPUT_TOKENS = 16;
-const MAX_PROMPT_CACHE_KEY_LENGTH = 64;
+/** The smallest max_output_tokens the API takes. */
+export const MIN_OUTPUT_TOKENS = 16;
 
 /** The function tools of a request, with their positions in `tools`. */
 function functionTools(request: unknown): Array<{ position: number; tool: JsonRecord }> {

@@ -4,9 +4,13 @@
 // and calls, other stored items verbatim. Reasoning is all or nothing: the API refuses a reasoning item
 // that is not followed by the item it belongs to (the message, a function call or a built-in tool's
 // call), and a message or call sent with its id whose reasoning is missing, so when one reasoning item
-// of the turn cannot be sent none is, nor any id.
+// of the turn cannot be sent none is, nor any id. The same holds when a stored id is one the API
+// refuses (another prefix, too long, other characters): reasoning is sent only with its id and its
+// follower's, so such a turn goes without reasoning and ids. A stored item of another type whose id the
+// API refuses is left out.
 import { isBlank, type ItemOf, openAIResponsesExtraOf, type ToolCall } from "@ctxpipe/core";
-import { isBuiltInCallType } from "./openai-responses-input-view.js";
+import { describeValue, inputItemView, isBuiltInCallType } from "./openai-responses-input-view.js";
+import { idRefusal } from "./openai-responses-item-rules.js";
 import type { OpenAIResponsesFunctionCall, OpenAIResponsesInputItem, OpenAIResponsesVerbatimItem } from "./openai-responses-request.js";
 import { storedResponsesItems } from "./stored-responses-items.js";
 
@@ -30,6 +34,10 @@ const NO_STORED_REASONING =
   "its reasoning is not sent: the Responses API takes back only the reasoning items it returned (with their ids), and none is stored with this item";
 const REASONING_TAKEN_OFF =
   "its stored reasoning is not sent, nor the ids of its message and calls: an earlier stage took the reasoning off the item";
+const refusedIdOfReasoning = (name: string, refusal: string) =>
+  `its reasoning is not sent, nor the ids of its message and calls: the stored id ${name} ${refusal} (the API refuses the request with it, and reasoning goes back only with its ids)`;
+const refusedIdWithoutReasoning = (name: string, refusal: string) =>
+  `the ids of its message and calls are not sent: the stored id ${name} ${refusal} (the API refuses the request with it)`;
 const REASONING_WITHOUT_FOLLOWER =
   "its reasoning is not sent, nor the ids of its message and calls: a reasoning item must be followed by the message or function call it belongs to, which is no longer sent as it was (the API refuses the request otherwise)";
 
@@ -102,6 +110,23 @@ function reasoningFollowed(slots: ReadonlyArray<Slot>): boolean {
   });
 }
 
+/**
+ * Why the API would refuse the id the slot would be sent with (`id` as the report shows it, `name` the
+ * id and whose it is); undefined when it takes it.
+ */
+function refusedId(slot: Slot): { id: string; name: string; refusal: string } | undefined {
+  const [kind, id] =
+    slot.kind === "message"
+      ? (["assistant-message", slot.id] as const)
+      : slot.kind === "call"
+        ? (["function_call", slot.id] as const)
+        : ([inputItemView(slot.item, 0).kind, slot.item.id] as const);
+  const refusal = idRefusal(kind, id);
+  if (refusal === undefined) return undefined;
+  const of = slot.kind === "message" ? "of its message" : slot.kind === "call" ? `of its call ${describeValue(slot.call.id)}` : `of its ${slot.item.type} item`;
+  return { id: describeValue(id), name: `${describeValue(id)} ${of}`, refusal };
+}
+
 function rendered(slot: Slot, text: string, withIds: boolean): OpenAIResponsesInputItem {
   switch (slot.kind) {
     case "message": {
@@ -130,19 +155,29 @@ export function renderOpenAIResponsesAssistantTurn(item: ItemOf<"assistant">): R
     if (hasReasoning && slots.length > 0) repairs.push(NO_STORED_REASONING);
     return { input: slots.map((slot) => rendered(slot, item.text, false)), repairs };
   }
-  const slots = sequenceSlots(item, stored.items);
+  // A stored item of another type goes back verbatim, id included: with an id the API refuses, it is left out.
+  const slots = sequenceSlots(item, stored.items).filter((slot) => {
+    const refused = slot.kind === "verbatim" ? refusedId(slot) : undefined;
+    if (refused !== undefined) repairs.push(`its stored ${(slot as { item: OpenAIResponsesVerbatimItem }).item.type} item is not sent: its id ${refused.id} ${refused.refusal}`);
+    return refused === undefined;
+  });
   const storedReasoning = slots.some((slot) => slot.kind === "reasoning");
   // Reasoning an earlier stage took off the item (an empty list) is taken off for this format too. An
   // item with no reasoning field keeps what its sequence holds: a loop's Chat-shaped log stores a
   // Responses reply's reasoning only there.
   const reasoningKept = item.reasoning === undefined || item.reasoning.length > 0;
-  const sendReasoning = storedReasoning && reasoningKept && reasoningFollowed(slots);
+  const refused = slots.map(refusedId).find((found) => found !== undefined);
+  const sendReasoning = storedReasoning && reasoningKept && refused === undefined && reasoningFollowed(slots);
   const sent = sendReasoning ? slots : slots.filter((slot) => slot.kind !== "reasoning");
   // Ids tie a message or call to its reasoning: without every reasoning item of the turn, none is sent.
-  const withIds = sendReasoning || !storedReasoning;
+  const withIds = refused === undefined && (sendReasoning || !storedReasoning);
   if (sent.length > 0) {
-    if (storedReasoning && !sendReasoning) repairs.push(reasoningKept ? REASONING_WITHOUT_FOLLOWER : REASONING_TAKEN_OFF);
-    else if (hasReasoning && !storedReasoning) repairs.push(NO_STORED_REASONING);
+    if (storedReasoning && !sendReasoning) {
+      repairs.push(!reasoningKept ? REASONING_TAKEN_OFF : refused !== undefined ? refusedIdOfReasoning(refused.name, refused.refusal) : REASONING_WITHOUT_FOLLOWER);
+    } else {
+      if (refused !== undefined) repairs.push(refusedIdWithoutReasoning(refused.name, refused.refusal));
+      if (hasReasoning && !storedReasoning) repairs.push(NO_STORED_REASONING);
+    }
   }
   return { input: sent.map((slot) => rendered(slot, item.text, withIds)), repairs };
 }

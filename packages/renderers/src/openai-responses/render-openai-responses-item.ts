@@ -4,6 +4,8 @@
 // calls and their outputs, the assistant turn's stored reasoning, and stored items of other types verbatim.
 import { type Attachment, isBlank, type Item, type ItemOf, openAIResponsesExtraOf, summaryHeading } from "@ctxpipe/core";
 import type { OpenAIResponsesFunctionCallOutput, OpenAIResponsesInputContent, OpenAIResponsesInputItem, OpenAIResponsesOutputContent, OpenAIResponsesVerbatimItem } from "./openai-responses-request.js";
+import { describeValue, inputItemView } from "./openai-responses-input-view.js";
+import { idRefusal } from "./openai-responses-item-rules.js";
 import { renderOpenAIResponsesAssistantTurn } from "./render-openai-responses-assistant-turn.js";
 import { storedResponsesItems } from "./stored-responses-items.js";
 
@@ -107,13 +109,23 @@ function ownItems(item: Item, options: OpenAIResponsesItemOptions, repairs: stri
   }
 }
 
+/** The stored items standing before or after the item, less those whose id the API would refuse (said in `repairs`). */
+function standing(value: unknown, field: "before" | "after", repairs: string[]): ReadonlyArray<OpenAIResponsesVerbatimItem> {
+  const stored = storedResponsesItems(value, field);
+  repairs.push(...stored.problems);
+  return (stored.items ?? []).filter((entry, index) => {
+    const refusal = idRefusal(inputItemView(entry, 0).kind, entry.id);
+    if (refusal !== undefined) repairs.push(`metadata.extra.openaiResponses.${field}[${index}] (${entry.type}) is not sent: its id ${describeValue(entry.id)} ${refusal}`);
+    return refusal === undefined;
+  });
+}
+
 export function renderOpenAIResponsesItem(item: Item, options: OpenAIResponsesItemOptions): RenderedOpenAIResponsesItem {
   const repairs: string[] = [];
   const extra = openAIResponsesExtraOf(item);
-  const before = storedResponsesItems(extra?.before, "before");
-  const after = storedResponsesItems(extra?.after, "after");
-  repairs.push(...before.problems, ...after.problems);
+  const before = standing(extra?.before, "before", repairs);
+  const after = standing(extra?.after, "after", repairs);
   const own = ownItems(item, options, repairs);
   const dropped = own.length > 0 ? undefined : item.type === "thinking" ? "thinking items are not sent to the OpenAI Responses API" : `the ${item.type} message is empty: nothing to send`;
-  return { before: before.items ?? [], own, after: after.items ?? [], ...(dropped === undefined ? {} : { dropped }), repairs };
+  return { before, own, after, ...(dropped === undefined ? {} : { dropped }), repairs };
 }
