@@ -15,7 +15,7 @@ import type { TurnGroups } from "../model/turn-groups.js";
 import type { RendererName, RendererOutputMap } from "../spec/renderer-output-map.js";
 import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
-import { type ToolDefinition, toolDefinitionSchema } from "../spec/tool-definition.js";
+import { type ToolDefinition, toolDefinitionListSchema } from "../spec/tool-definition.js";
 import { assembleReport, inInputOrder } from "./assemble-report.js";
 import type { BuildReport, SystemPartReport } from "./build-report.js";
 import { type BuildContextInit, type BuildContextInternals, createBuildContext, internalsOf } from "./build-context.js";
@@ -475,7 +475,7 @@ export class Pipeline implements PluginHost {
 
   #parseTools(tools: BuildOptions["tools"]): ToolDefinition[] {
     if (tools === undefined) return [];
-    const parsed = z.array(toolDefinitionSchema).safeParse(tools);
+    const parsed = toolDefinitionListSchema.safeParse(tools);
     if (!parsed.success) throw new PluginOptionsError("build()", z.prettifyError(parsed.error).replaceAll("→ at ", "→ at tools"));
     return parsed.data;
   }

@@ -12,5 +12,18 @@ export const toolDefinitionSchema = z.object({
     .default({ type: "object", properties: {} }),
 });
 
+/**
+ * A build's tools: each with its own name. Two tools of one name leave the model unable to say which
+ * it calls (and a provider to say which was meant), so the list is refused, naming both.
+ */
+export const toolDefinitionListSchema = z.array(toolDefinitionSchema).superRefine((tools, context) => {
+  const first = new Map<string, number>();
+  tools.forEach((tool, index) => {
+    const earlier = first.get(tool.name);
+    if (earlier === undefined) first.set(tool.name, index);
+    else context.addIssue({ code: "custom", path: [index, "name"], message: `tools[${earlier}] is already named "${tool.name}": each tool needs a name of its own` });
+  });
+});
+
 export type ToolDefinition = z.output<typeof toolDefinitionSchema>;
 export type ToolDefinitionInput = z.input<typeof toolDefinitionSchema>;
