@@ -3,7 +3,8 @@
 // no longer has, built-in tool calls, items of other types before an item): the request breaks no rule
 // of the Responses table, every function_call_output answers an earlier function_call, every reasoning
 // item is followed by what it belongs to, a turn's ids go only with all of its reasoning, and no user,
-// assistant or tool text disappears without a report entry.
+// assistant or tool text disappears without a report entry. Some turns carry a stored id the API would
+// refuse (another prefix, too long, other characters, empty), which never reaches the request.
 import { checkRules, createPipeline, isBlank, type ItemInput } from "@ctxpipe/core";
 import { adversarialConversations, assertRendererFollowsRules, checkRendererCarriesContent, wordTokenizer } from "@ctxpipe/core/testing";
 import fc from "fast-check";
@@ -22,6 +23,8 @@ const storedTurn = fc.record({
   goneCall: fc.boolean(),
   builtInCall: fc.boolean(),
   before: fc.boolean(),
+  /** One stored id of the turn made into one the API refuses: which item's, and how. */
+  badId: fc.option(fc.tuple(fc.constantFrom("message", "function_call", "reasoning", "web_search_call", "item_reference"), fc.constantFrom("prefix", "long", "chars", "empty"))),
 });
 
 type StoredTurn = typeof storedTurn extends fc.Arbitrary<infer T> ? T : never;
@@ -30,17 +33,50 @@ interface Tagged {
   readonly items: ItemInput[];
   /** Per tag, the ids of the reasoning items stored for that turn. */
   readonly reasoningIds: Map<string, string[]>;
+  /** The ids the API would refuse, put in the stored turns. */
+  readonly badIds: Set<string>;
+}
+
+/** An id the API refuses, made from a good one of the same item. */
+function refusedId(id: string, how: "prefix" | "long" | "chars" | "empty"): string {
+  switch (how) {
+    case "prefix":
+      // Only messages, calls and reasoning have a prefix the API checks; for other items, too long instead.
+      return /^(msg|fc|rs)_/.test(id) ? id.replace(/^[a-z]+_/, "item_") : `${id}_${"x".repeat(64)}`;
+    case "long":
+      return `${id}_${"0a1b2c3d".repeat(9)}`;
+    case "chars":
+      return `${id}.v2`;
+    case "empty":
+      return "";
+  }
+}
+
+/** Gives one stored entry of the kind `plan.badId` names an id the API refuses; returns that id. */
+function spoilOneId(entries: ReadonlyArray<Record<string, unknown>>, plan: StoredTurn): string | undefined {
+  if (plan.badId === null) return undefined;
+  const [type, how] = plan.badId;
+  const entry = entries.find((candidate) => candidate.type === type && typeof candidate.id === "string");
+  if (entry === undefined) return undefined;
+  entry.id = refusedId(entry.id as string, how);
+  return entry.id as string;
 }
 
 /** Gives assistant items the Responses turn `plan` describes; ids carry the tag `t<position>`, so the check can find them. */
 function withStoredTurns(items: ReadonlyArray<ItemInput>, plans: ReadonlyArray<StoredTurn>): Tagged {
   const reasoningIds = new Map<string, string[]>();
+  const badIds = new Set<string>();
   const tagged = items.map((item, position): ItemInput => {
     const plan = plans[position % Math.max(plans.length, 1)];
     if (plan === undefined) return item;
     const tag = `t${position}`;
-    const before = plan.before ? { before: [{ type: "item_reference", id: `ref_${tag}` }] } : {};
-    if (item.type !== "assistant" || !plan.stored) return plan.before ? { ...item, metadata: { ...item.metadata, extra: { ...item.metadata?.extra, openaiResponses: before } } } : item;
+    const reference: Record<string, unknown> = { type: "item_reference", id: `ref_${tag}` };
+    const before = plan.before ? { before: [reference] } : {};
+    if (item.type !== "assistant" || !plan.stored) {
+      const bad = plan.before ? spoilOneId([reference], plan) : undefined;
+      if (bad !== undefined) badIds.add(bad);
+      return plan.before ? { ...item, metadata: { ...item.metadata, extra: { ...item.metadata?.extra, openaiResponses: before } } } : item;
+    }
     const calls = (item.toolCalls ?? []).map((call, n) => ({ type: "function_call", call_id: call.id, id: `fc_${tag}_${n}` }));
     const message = isBlank(item.text ?? "") ? [] : [{ type: "message", id: `msg_${tag}`, status: "completed" }];
     const answers: Array<Record<string, unknown>> = plan.messageFirst ? [...message, ...calls] : [...calls, ...message];
@@ -56,18 +92,24 @@ function withStoredTurns(items: ReadonlyArray<ItemInput>, plans: ReadonlyArray<S
       }
       sequence.push(answer);
     });
-    reasoningIds.set(tag, ids);
+    const bad = spoilOneId(plan.before ? [...sequence, reference] : sequence, plan);
+    if (bad !== undefined) badIds.add(bad);
+    // A spoiled reasoning id is not one the turn's ids are looked up by.
+    reasoningIds.set(tag, ids.map((id) => (sequence.some((entry) => entry.id === id) ? id : bad!)));
     const reasoning = plan.keepReasoning && ids.length > 0 ? { reasoning: ids.map((_, n) => ({ text: `Thought ${n} of ${tag}.` })) } : { reasoning: [] };
     return { ...item, ...reasoning, metadata: { ...item.metadata, extra: { ...item.metadata?.extra, openaiResponses: { sequence, ...before } } } };
   });
-  return { items: tagged, reasoningIds };
+  return { items: tagged, reasoningIds, badIds };
 }
 
 const conversations = fc.tuple(adversarialConversations(fc), fc.array(storedTurn, { minLength: 1, maxLength: 12 })).map(([items, plans]) => withStoredTurns(items, plans));
 
 /** What breaks the renderer's promises in this request, in words. */
-function problemsOf(input: ReadonlyArray<Record<string, unknown>>, reasoningIds: ReadonlyMap<string, ReadonlyArray<string>>): string[] {
+function problemsOf(input: ReadonlyArray<Record<string, unknown>>, reasoningIds: ReadonlyMap<string, ReadonlyArray<string>>, badIds: ReadonlySet<string>): string[] {
   const problems: string[] = [];
+  input.forEach((item, index) => {
+    if (typeof item.id === "string" && badIds.has(item.id)) problems.push(`input[${index}]: the id ${JSON.stringify(item.id)}, which the API refuses, is sent`);
+  });
   const calls = new Set<unknown>();
   input.forEach((item, index) => {
     if (item.type === "function_call") calls.add(item.call_id);
@@ -93,10 +135,10 @@ describe("OpenAIResponsesRendererPlugin, property", () => {
     await assertRendererFollowsRules(fc, { renderer: "openai-responses", plugins: new OpenAIResponsesRendererPlugin(), rules: openAIResponsesRules, build: { model }, numRuns: 150 });
   });
 
-  test("with stored Responses turns: no rule broken, calls before outputs, reasoning with its follower, ids only with all their reasoning, no text lost", async () => {
+  test("with stored Responses turns: no rule broken, calls before outputs, reasoning with its follower, ids only with all their reasoning, no refused id sent, no text lost", async () => {
     const pipeline = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin()] });
     await fc.assert(
-      fc.asyncProperty(conversations, fc.boolean(), async ({ items, reasoningIds }, composed) => {
+      fc.asyncProperty(conversations, fc.boolean(), async ({ items, reasoningIds, badIds }, composed) => {
         let result: Awaited<ReturnType<typeof pipeline.build<"openai-responses">>>;
         try {
           result = await pipeline.build(items, { renderer: "openai-responses", model, tokenizer: wordTokenizer, ...(composed ? { system: "Be brief." } : {}) });
@@ -107,7 +149,7 @@ describe("OpenAIResponsesRendererPlugin, property", () => {
         }
         const { request, report } = result;
         expect(checkRules(openAIResponsesRules, request, { model }).map((violation) => `${violation.rule} at ${violation.path}: ${violation.message}`)).toEqual([]);
-        expect(problemsOf(request.input as unknown as Array<Record<string, unknown>>, reasoningIds)).toEqual([]);
+        expect(problemsOf(request.input as unknown as Array<Record<string, unknown>>, reasoningIds, badIds)).toEqual([]);
 
         // Nothing lost silently: entries line up with the input records.
         const sent = JSON.stringify(request);
