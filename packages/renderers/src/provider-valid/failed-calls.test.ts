@@ -6,6 +6,7 @@ import { wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import { AnthropicMessagesRendererPlugin } from "../anthropic-messages/anthropic-messages-renderer-plugin.js";
 import { GeminiRendererPlugin } from "../gemini/gemini-renderer-plugin.js";
+import { OpenAIResponsesRendererPlugin } from "../openai-responses/openai-responses-renderer-plugin.js";
 import { checkProviderValid, providerPipeline } from "./check-provider-valid.js";
 
 const FAILURE = [
@@ -75,7 +76,7 @@ describe("a failed call between two user turns", () => {
     { case: "a plain assistant message with the loop's text, last", items: [between[0]!, { id: "a1", type: "assistant", text: FAILURE }] },
     { case: "nothing but failures", items: [{ id: "e1", type: "error", text: FAILURE }, { id: "e2", type: "error", text: "LLM_TIMEOUT: no answer" }] },
   ] satisfies Array<{ case: string; items: ItemInput[] }>)("every provider's request is valid, and the failure text is not in it: $case", async ({ items }) => {
-    for (const pipeline of [providerPipeline(), createPipeline({ plugins: [new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new FailedCallsPlugin({ failures: "note" })] })]) {
+    for (const pipeline of [providerPipeline(), createPipeline({ plugins: [new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new FailedCallsPlugin({ failures: "note" })] })]) {
       const checks = await checkProviderValid(pipeline, items);
       expect(checks.flatMap((check) => check.problems.map((problem) => `${check.provider}: ${problem}`))).toEqual([]);
       for (const provider of ["openai", "anthropic", "gemini"] as const) {
