@@ -6,10 +6,12 @@ import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item, ItemOf } from "../model/item.js";
 import { itemText } from "../model/item-text.js";
+import { laneOf } from "../pipeline/build-context.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
 import type { StageContext } from "../pipeline/stage-context.js";
 import { failureFacts } from "./failed-calls/failure-cause.js";
+import { MatchingPositions } from "./matching-positions.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "FailedCallsPlugin";
@@ -57,9 +59,10 @@ export class FailedCallsPlugin implements PipelinePlugin {
   // The note sent for a failure, kept per item so that a rebuild sends the same object (later stages
   // reuse their work for items they saw before).
   readonly #notes = new WeakMap<Item, ItemOf<"assistant">>();
-  // Whether an item is a failure and what it says, read once per item object (null: not a failure):
-  // a rebuild only reads the new ones.
-  readonly #described = new WeakMap<Item, Failure | null>();
+  // What a failure says, read once per item object.
+  readonly #described = new WeakMap<Item, Failure>();
+  // Where the failures are: a rebuild looks only at the items appended since the last one.
+  readonly #failures = new MatchingPositions((item) => this.#isFailure(item));
 
   constructor(options: FailedCallsPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, failedCallsPluginOptionsSchema, options);
@@ -78,19 +81,20 @@ export class FailedCallsPlugin implements PipelinePlugin {
   }
 
   #leaveOut(items: Items, context: StageContext): Items | undefined {
+    const positions = this.#failures.of(items, laneOf(context));
+    if (positions.length === 0) return undefined;
     const failures = new Map<number, Failure>();
-    for (let position = 0; position < items.length; position++) {
+    for (const position of positions) {
       const item = items[position]!;
       let failure = this.#described.get(item);
       if (failure === undefined) {
-        failure = this.#isFailure(item) ? describe(item) : null;
+        failure = describe(item);
         this.#described.set(item, failure);
       }
-      if (failure !== null) failures.set(position, failure);
+      failures.set(position, failure);
     }
-    if (failures.size === 0) return undefined;
 
-    const runs = runsOf(items, failures);
+    const runs = runsOf(items, positions, failures);
     // Leaving every failure out must not leave nothing to send: then the last run gets a note anyway.
     const alone = !items.some((item, position) => !failures.has(position) && hasContent(item));
     const noted = new Set<Run>(this.#options.failures === "note" ? runs : alone ? [runs.at(-1)!] : []);
@@ -111,11 +115,16 @@ export class FailedCallsPlugin implements PipelinePlugin {
       context.report.synthesize(note, `stands for ${stands}${why}`);
     }
 
+    // Copied in runs between failures: the history between them is most of the list.
     const output: Item[] = [];
-    for (let position = 0; position < items.length; position++) {
-      if (!failures.has(position)) output.push(items[position]!);
-      else if (notes.has(position)) output.push(notes.get(position)!);
+    let from = 0;
+    for (const position of positions) {
+      for (let at = from; at < position; at++) output.push(items[at]!);
+      const note = notes.get(position);
+      if (note !== undefined) output.push(note);
+      from = position + 1;
     }
+    for (let at = from; at < items.length; at++) output.push(items[at]!);
     return output;
   }
 
@@ -150,18 +159,19 @@ function describe(item: Item): Failure {
 }
 
 /** Groups failures into runs: a run ends at an answer from the model, or at a failure with another cause. */
-function runsOf(items: Items, failures: ReadonlyMap<number, Failure>): Run[] {
+function runsOf(items: Items, positions: ReadonlyArray<number>, failures: ReadonlyMap<number, Failure>): Run[] {
   const runs: Run[] = [];
   let open: Run | undefined;
-  for (let position = 0; position < items.length; position++) {
-    const item = items[position]!;
-    const failure = failures.get(position);
-    if (failure === undefined) {
-      // The model answering ends a run; the user asking again ("continue"), a system note, thinking or
-      // a tool result (its call, before it, would have ended the run) does not.
-      if (open !== undefined && item.role === "assistant" && hasContent(item)) open = undefined;
-      continue;
+  let previous = -1;
+  for (const position of positions) {
+    // The model answering ends a run; the user asking again ("continue"), a system note, thinking or
+    // a tool result (its call, before it, would have ended the run) does not.
+    for (let at = previous + 1; open !== undefined && at < position; at++) {
+      const item = items[at]!;
+      if (item.role === "assistant" && hasContent(item)) open = undefined;
     }
+    previous = position;
+    const failure = failures.get(position)!;
     if (open?.key !== failure.key) {
       open = { key: failure.key, cause: failure.cause, positions: [] };
       runs.push(open);

@@ -71,6 +71,32 @@ describe("HardLimitsPlugin", () => {
     expect(fresh).toBe(first);
   }, 60_000);
 
+  test("a pipeline reused as the history grows, long texts appended among short ones, and then loses its end gives what a new pipeline gives", async () => {
+    // Small limits: the plugin remembers where the long texts were and looks only at what was appended.
+    const plugin = () => new HardLimitsPlugin({ maxChars: 10_000, wrappingRoom: 2_000 });
+    const long = (n: number) => `line ${n} of a long log\n`.repeat(1_000);
+    const items: ItemInput[] = [];
+    for (let n = 0; n < 6; n++) {
+      items.push(
+        { id: `u${n}`, type: "user", text: n % 3 === 1 ? long(n) : `Read log ${n}.` },
+        { id: `a${n}`, type: "assistant", text: "", toolCalls: [{ id: `call_${n}`, name: "read_log", arguments: "{}" }] },
+        { id: `t${n}`, type: "tool-result", callId: `call_${n}`, toolName: "read_log", output: n % 2 === 0 ? long(n) : "ok" },
+      );
+    }
+    const outcome = async (pipeline: ReturnType<typeof createPipeline>, history: ItemInput[]) => {
+      const { request, report } = await pipeline.build(history);
+      // report.cache compares with the pipeline's previous build: the one field that depends on what it built before.
+      const { cache: _cache, ...rest } = report;
+      return JSON.stringify({ request, report: rest, allEntries: report.allEntries });
+    };
+    const reused = createPipeline({ plugins: [plugin()] });
+    const lengths = [1, 3, 4, 9, 12, 18, 10, 18, 5];
+    for (const length of lengths) {
+      const history = items.slice(0, length);
+      expect(await outcome(reused, history)).toBe(await outcome(createPipeline({ plugins: [plugin()] }), history));
+    }
+  });
+
   test("texts within the limit are left alone; maxChars and wrappingRoom set the length held to", async () => {
     const input: ItemInput[] = [
       { id: "u1", type: "user", text: "x".repeat(30_000) },

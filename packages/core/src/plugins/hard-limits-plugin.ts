@@ -4,6 +4,7 @@
 // report.offloaded: the turn is never dropped and the request never refused for one huge string.
 import { z } from "zod";
 import type { Item } from "../model/item.js";
+import { laneOf } from "../pipeline/build-context.js";
 import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import { STAGE } from "../pipeline/stage.js";
 import type { StageContext } from "../pipeline/stage-context.js";
@@ -11,6 +12,7 @@ import type { Tokenizer } from "../spec/tokenizer.js";
 import { cutMiddle } from "../text/cut-middle.js";
 import type { TextCut } from "../text/text-cut.js";
 import { PROVIDER_MAX_STRING_LENGTH } from "../validation/portable-limits.js";
+import { MatchingPositions } from "./matching-positions.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "HardLimitsPlugin";
@@ -60,9 +62,13 @@ export class HardLimitsPlugin implements PipelinePlugin {
   // Items are immutable: a reused pipeline cuts a giant text once, not on every build (the marker
   // counts tokens, so per tokenizer).
   readonly #cache = new WeakMap<Tokenizer, WeakMap<Item, CutItem>>();
+  // Where the long texts are: a rebuild looks only at the items appended since the last one.
+  readonly #long: MatchingPositions;
 
   constructor(options: HardLimitsPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, hardLimitsPluginOptionsSchema, options);
+    const limit = this.#options.maxChars - this.#options.wrappingRoom;
+    this.#long = new MatchingPositions((item) => hasLongText(item, limit));
   }
 
   apply(pipeline: PluginHost): void {
@@ -72,10 +78,8 @@ export class HardLimitsPlugin implements PipelinePlugin {
   #hold(items: Items, context: StageContext): Items | undefined {
     const limit = this.#options.maxChars - this.#options.wrappingRoom;
     let changed: Item[] | undefined;
-    // An indexed loop: this runs over every item of every build, and entries() allocates per item.
-    for (let index = 0; index < items.length; index++) {
+    for (const index of this.#long.of(items, laneOf(context))) {
       const item = items[index]!;
-      if (!hasLongText(item, limit)) continue;
       const { item: cutItem, cuts } = this.#cut(item, limit, context.tokenizer);
       for (const { cut, original } of cuts) context.report.truncate(item, this.#reason(original.length), cut, original);
       changed ??= [...items];
