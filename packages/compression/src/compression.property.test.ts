@@ -6,7 +6,7 @@
 // leaves the history intact, and a summary record made once is applied later without a second call.
 import { BudgetExceededError, checkRules, createPipeline, type ItemInput, isBlank, type Pipeline, type PipelinePlugin } from "@ctxpipe/core";
 import { wordTokenizer } from "@ctxpipe/core/testing";
-import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin } from "@ctxpipe/renderers";
+import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin, OpenAIResponsesRendererPlugin } from "@ctxpipe/renderers";
 import { PROVIDERS, type ProviderName } from "@ctxpipe/renderers/testing";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -63,7 +63,7 @@ function strategiesOf(chain: ReadonlyArray<Kind>, settings: Variant, summarizer:
 }
 
 function renderers(): PipelinePlugin[] {
-  return [new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin()];
+  return [new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin()];
 }
 
 function compressionPipeline(chain: ReadonlyArray<Kind>, settings: Variant, levels: Thresholds, summarizer?: Summarizer, timeoutMs?: number): Pipeline {
@@ -76,7 +76,7 @@ function compressionPipeline(chain: ReadonlyArray<Kind>, settings: Variant, leve
   return createPipeline({ plugins: [plugin, ...renderers()] });
 }
 
-const MODELS: Record<ProviderName, string> = { openai: "gpt-4o", anthropic: "claude-sonnet-4-6", gemini: "gemini-3-pro" };
+const MODELS: Record<ProviderName, string> = { openai: "gpt-4o", "openai-responses": "gpt-5", anthropic: "claude-sonnet-4-6", gemini: "gemini-3-pro" };
 
 function optionsFor(provider: ProviderName, maxTokens?: number, reserveOutputTokens = 0) {
   return {

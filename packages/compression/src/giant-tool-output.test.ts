@@ -2,7 +2,7 @@
 // chain build for every provider, keeping the user's question and the assistant's answer, within the
 // budget counted exactly with o200k, provider-valid, and with every change in the report.
 import { type BuildResult, checkRules, createPipeline, type ItemInput, type Pipeline } from "@ctxpipe/core";
-import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin } from "@ctxpipe/renderers";
+import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin, OpenAIResponsesRendererPlugin } from "@ctxpipe/renderers";
 import { PROVIDERS } from "@ctxpipe/renderers/testing";
 import { TokenizerPlugin } from "@ctxpipe/tokenizers";
 import { XmlRendererPlugin } from "@ctxpipe/xml-renderer";
@@ -11,13 +11,13 @@ import { giantOutputConversation } from "./__fixtures__/giant-output.js";
 import { CompressionPlugin, DEFAULT_STRATEGIES } from "./index.js";
 
 const BUDGET = 16_000;
-const RENDERERS = ["openai", "anthropic", "gemini", "xml"] as const;
+const RENDERERS = ["openai", "openai-responses", "anthropic", "gemini", "xml"] as const;
 type Renderer = (typeof RENDERERS)[number];
 const TIMEOUT = 120_000;
 
 function pipeline(): Pipeline {
   return createPipeline({
-    plugins: [new TokenizerPlugin(), new CompressionPlugin({ strategies: [...DEFAULT_STRATEGIES] }), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()],
+    plugins: [new TokenizerPlugin(), new CompressionPlugin({ strategies: [...DEFAULT_STRATEGIES] }), new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin(), new XmlRendererPlugin()],
   });
 }
 

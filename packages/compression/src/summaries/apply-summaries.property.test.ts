@@ -4,7 +4,7 @@
 // item is in the report, and the same input gives the same request, on a fresh or a reused pipeline.
 import { checkRules, createPipeline, type ItemInput, type Pipeline } from "@ctxpipe/core";
 import { wordTokenizer } from "@ctxpipe/core/testing";
-import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin } from "@ctxpipe/renderers";
+import { AnthropicMessagesRendererPlugin, GeminiRendererPlugin, OpenAIResponsesRendererPlugin } from "@ctxpipe/renderers";
 import { PROVIDERS, type ProviderName } from "@ctxpipe/renderers/testing";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -12,11 +12,11 @@ import { agentConversations, type Conversation } from "../__fixtures__/conversat
 import { CompressionPlugin } from "../compression-plugin.js";
 import type { SummaryRecordInput } from "./summary-record.js";
 
-const MODELS: Record<ProviderName, string> = { openai: "gpt-4o", anthropic: "claude-sonnet-4-6", gemini: "gemini-3-pro" };
+const MODELS: Record<ProviderName, string> = { openai: "gpt-4o", "openai-responses": "gpt-5", anthropic: "claude-sonnet-4-6", gemini: "gemini-3-pro" };
 const TIMEOUT = 120_000;
 
 const pipeline = (): Pipeline =>
-  createPipeline({ plugins: [new CompressionPlugin({ strategies: ["sliding-window"], tokenBudget: 1_000_000 }), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin()] });
+  createPipeline({ plugins: [new CompressionPlugin({ strategies: ["sliding-window"], tokenBudget: 1_000_000 }), new OpenAIResponsesRendererPlugin(), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin()] });
 
 /** Where a summary comes from and what it covers: from `start` (per mille of the history) to the newest user message, past it, or to the end. */
 const summarySpec = fc.record({
