@@ -39,6 +39,13 @@ export {
   type OpenAIResponsesSequenceEntry,
   openAIResponsesExtraOf,
 } from "./model/openai-responses-extra.js";
+export {
+  type OpenAIResponsesMessageWords,
+  openAIResponsesMessageWords,
+  openAIResponsesOutputText,
+  openAIResponsesPartAttachment,
+  openAIResponsesTurnText,
+} from "./model/openai-responses-content.js";
 export { itemText } from "./model/item-text.js";
 export { orderItems } from "./model/order-items.js";
 export { type ParsedInput, parseInput, parseItems, RESERVED_ID_PREFIX, type SetAsideRecord } from "./model/parse-items.js";

@@ -14,6 +14,8 @@ const reasoning = (id: string, ...summary: string[]) => ({ type: "reasoning", id
 const call = (callId: string, name = "read_file", id?: string) => ({ type: "function_call", call_id: callId, name, arguments: "{}", ...(id === undefined ? {} : { id, status: "completed" }) });
 const output = (callId: string, text: string) => ({ type: "function_call_output", call_id: callId, output: text });
 const outputMessage = (id: string, text: string) => ({ type: "message", id, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
+/** The sequence's reference to a stored output message: its id, status and content as stored. */
+const messageReference = (id: string, text: string) => ({ type: "message", id, status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
 
 describe("importOpenAIResponsesItems", () => {
   test.for<{ name: string; records: unknown[]; expected: Item[] }>([
@@ -28,7 +30,7 @@ describe("importOpenAIResponsesItems", () => {
       expected: [{ id: "item-0", type: "user", role: "user", text: "Hi\nthere", metadata: { extra: { id: "msg_u1", status: "completed" } } }],
     },
     {
-      name: "user images and files: by URL, data or file id → attachments; by image file id or file URL → kept as stored",
+      name: "user images and files: by URL, data or file id → attachments; with an image by file id or a file by URL, the whole content list kept as stored",
       records: [
         {
           role: "user",
@@ -59,13 +61,19 @@ describe("importOpenAIResponsesItems", () => {
           ],
           metadata: {
             extra: {
-              "content[6].detail": "low",
-              parts: [
-                { type: "input_image", file_id: "file-img", detail: "auto" },
-                { type: "input_image", image_url: "https://example.com/b.png", detail: "original" },
-                { type: "input_file", file_url: "https://example.com/c.pdf" },
-                { type: "input_audio", input_audio: { data: "UklGR", format: "wav" } },
-              ],
+              openaiResponses: {
+                content: [
+                  { type: "input_text", text: "Compare" },
+                  { type: "input_image", image_url: "https://example.com/a.png", detail: "high" },
+                  { type: "input_image", image_url: "data:image/png;base64,AAAA", detail: "auto", file_id: null },
+                  { type: "input_image", file_id: "file-img", detail: "auto" },
+                  { type: "input_image", image_url: "https://example.com/b.png", detail: "original" },
+                  { type: "input_file", file_data: "data:application/pdf;base64,JVBER", filename: "spec.pdf" },
+                  { type: "input_file", file_id: "file-abc", detail: "low" },
+                  { type: "input_file", file_url: "https://example.com/c.pdf" },
+                  { type: "input_audio", input_audio: { data: "UklGR", format: "wav" } },
+                ],
+              },
             },
           },
         },
@@ -77,11 +85,22 @@ describe("importOpenAIResponsesItems", () => {
       expected: [{ id: "item-0", type: "system", role: "system", text: "Be brief.", metadata: {} }],
     },
     {
-      name: "a developer message with text parts, an image kept as stored",
+      name: "a developer message with text parts and an image: the content list kept as stored",
       records: [{ type: "message", role: "developer", content: [{ type: "input_text", text: "Rule 1" }, { type: "input_image", image_url: "https://example.com/logo.png", detail: "low" }] }],
       expected: [
-        { id: "item-0", type: "system", role: "system", text: "Rule 1", metadata: { extra: { parts: [{ type: "input_image", image_url: "https://example.com/logo.png", detail: "low" }] } } },
+        {
+          id: "item-0",
+          type: "system",
+          role: "system",
+          text: "Rule 1",
+          metadata: { extra: { openaiResponses: { content: [{ type: "input_text", text: "Rule 1" }, { type: "input_image", image_url: "https://example.com/logo.png", detail: "low" }] } } },
+        },
       ],
+    },
+    {
+      name: "a user message with attachments only keeps no content list: the item holds all of it",
+      records: [{ role: "user", content: [{ type: "input_text", text: "See" }, { type: "input_image", image_url: "https://example.com/a.png", detail: "low" }] }],
+      expected: [{ id: "item-0", type: "user", role: "user", text: "See", attachments: [{ type: "image", url: "https://example.com/a.png", detail: "low" }], metadata: {} }],
     },
     {
       name: "an assistant message as plain text: no sequence needed",
@@ -89,7 +108,7 @@ describe("importOpenAIResponsesItems", () => {
       expected: [{ id: "item-0", type: "assistant", role: "assistant", text: "Sure.", toolCalls: [], metadata: {} }],
     },
     {
-      name: "an output message: its id, status and phase in the sequence",
+      name: "an output message: its id, status, phase and content in the sequence",
       records: [{ ...outputMessage("msg_1", "Done."), phase: "commentary" }],
       expected: [
         {
@@ -98,7 +117,7 @@ describe("importOpenAIResponsesItems", () => {
           role: "assistant",
           text: "Done.",
           toolCalls: [],
-          metadata: { extra: { openaiResponses: { sequence: [{ type: "message", id: "msg_1", status: "completed", phase: "commentary" }] } } },
+          metadata: { extra: { openaiResponses: { sequence: [{ ...messageReference("msg_1", "Done."), phase: "commentary" }] } } },
         },
       ],
     },
@@ -132,8 +151,8 @@ describe("importOpenAIResponsesItems", () => {
       expected: [{ id: "item-0", type: "assistant", role: "assistant", text: "Partly.", toolCalls: [], metadata: { extra: { refusal: "Not the rest." } } }],
     },
     {
-      name: "a function call: call_id is the call's id, arguments as an object become JSON text, other fields in extra",
-      records: [{ type: "function_call", call_id: "call_1", name: "search", arguments: { q: "x" }, namespace: "web" }],
+      name: "a function call: call_id is the call's id, arguments as an object become JSON text, its namespace in the sequence, other fields in extra",
+      records: [{ type: "function_call", call_id: "call_1", name: "search", arguments: { q: "x" }, namespace: "web", caller: { type: "direct" } }],
       expected: [
         {
           id: "item-0",
@@ -141,7 +160,7 @@ describe("importOpenAIResponsesItems", () => {
           role: "assistant",
           text: "",
           toolCalls: [{ id: "call_1", name: "search", arguments: '{"q":"x"}', kind: "tool" }],
-          metadata: { extra: { namespace: "web" } },
+          metadata: { extra: { caller: { type: "direct" }, openaiResponses: { sequence: [{ type: "function_call", call_id: "call_1", namespace: "web" }] } } },
         },
       ],
     },
@@ -151,7 +170,7 @@ describe("importOpenAIResponsesItems", () => {
       expected: [{ id: "item-0", type: "tool-result", role: "tool", callId: "call_1", toolName: "search", output: "found", isError: false, kind: "tool", metadata: { extra: { id: "fco_1", status: "completed" } } }],
     },
     {
-      name: "an output given as parts: the text of its input_text parts, the list kept in outputParts",
+      name: "an output given as parts: its input_text parts and a marker for each image or file, the list kept in outputParts",
       records: [
         {
           type: "function_call_output",
@@ -169,7 +188,7 @@ describe("importOpenAIResponsesItems", () => {
           type: "tool-result",
           role: "tool",
           callId: "call_1",
-          output: "page 1\npage 2",
+          output: "page 1\n[image]\npage 2",
           isError: false,
           kind: "tool",
           metadata: {
@@ -183,6 +202,51 @@ describe("importOpenAIResponsesItems", () => {
               },
             },
           },
+        },
+      ],
+    },
+    {
+      name: "an output that is only an image or a file: a marker says so (no output would be blank, and blank outputs are replaced)",
+      records: [
+        { type: "function_call_output", call_id: "call_1", output: [{ type: "input_image", detail: "auto", file_id: "file-1" }] },
+        { type: "function_call_output", call_id: "call_2", output: [{ type: "input_file", filename: "report.pdf", file_url: "https://example.com/r.pdf" }, { type: "input_file", file_id: "file-2" }] },
+      ],
+      expected: [
+        {
+          id: "item-0",
+          type: "tool-result",
+          role: "tool",
+          callId: "call_1",
+          output: "[image]",
+          isError: false,
+          kind: "tool",
+          metadata: { extra: { openaiResponses: { outputParts: [{ type: "input_image", detail: "auto", file_id: "file-1" }] } } },
+        },
+        {
+          id: "item-1",
+          type: "tool-result",
+          role: "tool",
+          callId: "call_2",
+          output: "[file: report.pdf]\n[file]",
+          isError: false,
+          kind: "tool",
+          metadata: {
+            extra: { openaiResponses: { outputParts: [{ type: "input_file", filename: "report.pdf", file_url: "https://example.com/r.pdf" }, { type: "input_file", file_id: "file-2" }] } },
+          },
+        },
+      ],
+    },
+    {
+      name: "a refusal message: its refusal part kept in its reference, with its id",
+      records: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "refusal", refusal: "No." }] }],
+      expected: [
+        {
+          id: "item-0",
+          type: "assistant",
+          role: "assistant",
+          text: "No.",
+          toolCalls: [],
+          metadata: { extra: { openaiResponses: { sequence: [{ type: "message", id: "msg_1", status: "completed", content: [{ type: "refusal", refusal: "No." }] }] } } },
         },
       ],
     },
@@ -218,7 +282,7 @@ describe("importOpenAIResponsesItems", () => {
           text: "Hello!",
           calls: [],
           reasoning: ["Greet."],
-          sequence: [reasoning("rs_1", "Greet."), { type: "message", id: "msg_1", status: "completed" }],
+          sequence: [reasoning("rs_1", "Greet."), messageReference("msg_1", "Hello!")],
         },
       ],
     },
@@ -253,7 +317,7 @@ describe("importOpenAIResponsesItems", () => {
       records: [user("Go"), call("call_a"), { role: "assistant", content: "Reading." }],
       expected: [
         { id: "item-0", type: "user", text: "Go" },
-        { id: "item-1", type: "assistant", text: "Reading.", calls: ["call_a"], sequence: [{ type: "function_call", call_id: "call_a" }, { type: "message" }] },
+        { id: "item-1", type: "assistant", text: "Reading.", calls: ["call_a"], sequence: [{ type: "function_call", call_id: "call_a" }, { type: "message", content: "Reading." }] },
       ],
     },
     {
@@ -261,9 +325,9 @@ describe("importOpenAIResponsesItems", () => {
       records: [user("One"), outputMessage("msg_1", "First."), user("Two"), outputMessage("msg_2", "Second.")],
       expected: [
         { id: "item-0", type: "user", text: "One" },
-        { id: "item-1", type: "assistant", text: "First.", calls: [], sequence: [{ type: "message", id: "msg_1", status: "completed" }] },
+        { id: "item-1", type: "assistant", text: "First.", calls: [], sequence: [messageReference("msg_1", "First.")] },
         { id: "item-2", type: "user", text: "Two" },
-        { id: "item-3", type: "assistant", text: "Second.", calls: [], sequence: [{ type: "message", id: "msg_2", status: "completed" }] },
+        { id: "item-3", type: "assistant", text: "Second.", calls: [], sequence: [messageReference("msg_2", "Second.")] },
       ],
     },
     {
@@ -277,7 +341,7 @@ describe("importOpenAIResponsesItems", () => {
       ],
     },
     {
-      name: "two messages in one turn: their texts joined, both in the sequence",
+      name: "two messages in one turn: their texts joined, both in the sequence with their own content",
       records: [user("Go"), { ...outputMessage("msg_1", "Looking."), phase: "commentary" }, { ...outputMessage("msg_2", "Found it."), phase: "final_answer" }],
       expected: [
         { id: "item-0", type: "user", text: "Go" },
@@ -287,8 +351,8 @@ describe("importOpenAIResponsesItems", () => {
           text: "Looking.\nFound it.",
           calls: [],
           sequence: [
-            { type: "message", id: "msg_1", status: "completed", phase: "commentary" },
-            { type: "message", id: "msg_2", status: "completed", phase: "final_answer" },
+            { ...messageReference("msg_1", "Looking."), phase: "commentary" },
+            { ...messageReference("msg_2", "Found it."), phase: "final_answer" },
           ],
         },
       ],
@@ -304,7 +368,7 @@ describe("importOpenAIResponsesItems", () => {
           text: "Here.",
           calls: [],
           reasoning: [""],
-          sequence: [reasoning("rs_1"), { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "news" } }, { type: "message", id: "msg_1", status: "completed" }],
+          sequence: [reasoning("rs_1"), { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "news" } }, messageReference("msg_1", "Here.")],
         },
       ],
     },
@@ -335,17 +399,53 @@ describe("importOpenAIResponsesItems", () => {
         { id: "item-6", type: "assistant", text: "Done.", calls: [], after: [{ id: "msg_10" }] },
       ],
     },
+    {
+      name: "a built-in call that ends a turn belongs to it, after its reasoning",
+      records: [user("News?"), reasoning("rs_1"), outputMessage("msg_1", "Searching."), reasoning("rs_2"), { type: "web_search_call", id: "ws_1", status: "completed" }, user("And?")],
+      expected: [
+        { id: "item-0", type: "user", text: "News?" },
+        {
+          id: "item-1",
+          type: "assistant",
+          text: "Searching.",
+          calls: [],
+          reasoning: ["", ""],
+          sequence: [reasoning("rs_1"), messageReference("msg_1", "Searching."), reasoning("rs_2"), { type: "web_search_call", id: "ws_1", status: "completed" }],
+        },
+        { id: "item-5", type: "user", text: "And?" },
+      ],
+    },
+    {
+      name: "reasoning and built-in calls with no message or function call: no item, sent with the next one (after the last)",
+      records: [
+        user("News?"),
+        reasoning("rs_1"),
+        { type: "web_search_call", id: "ws_1", status: "completed" },
+        user("More?"),
+        reasoning("rs_2"),
+        { type: "web_search_call", id: "ws_2", status: "completed" },
+      ],
+      expected: [
+        { id: "item-0", type: "user", text: "News?" },
+        { id: "item-3", type: "user", text: "More?", before: [reasoning("rs_1"), { type: "web_search_call", id: "ws_1", status: "completed" }], after: [reasoning("rs_2"), { type: "web_search_call", id: "ws_2", status: "completed" }] },
+      ],
+    },
   ])("groups $name", ({ records, expected }) => {
     expect(importOpenAIResponsesItems(records).map(summary)).toStrictEqual(expected);
   });
 
-  test("fields of a turn made of several stored items are named after their record", () => {
-    const [, turn] = importOpenAIResponsesItems([user("Go"), { ...call("call_a"), namespace: "fs" }, { type: "message", role: "assistant", content: [{ type: "output_text", text: "x", logprobs: [{ token: "x" }] }] }]);
+  test("fields of a turn made of several stored items are named after their record; content parts stay in their message's reference", () => {
+    const logprobs = [{ type: "output_text", text: "x", logprobs: [{ token: "x" }] }];
+    const [, turn] = importOpenAIResponsesItems([user("Go"), { ...call("call_a"), caller: { type: "direct" } }, { type: "message", role: "assistant", content: logprobs }]);
     expect(turn?.metadata.extra).toStrictEqual({
-      "[1].namespace": "fs",
-      "[2].content[0].logprobs": [{ token: "x" }],
-      openaiResponses: { sequence: [{ type: "function_call", call_id: "call_a" }, { type: "message" }] },
+      "[1].caller": { type: "direct" },
+      openaiResponses: { sequence: [{ type: "function_call", call_id: "call_a" }, { type: "message", content: logprobs }] },
     });
+  });
+
+  test("a content part's fields are kept in extra when the turn keeps no sequence", () => {
+    const [turn] = importOpenAIResponsesItems([{ type: "message", role: "assistant", content: [{ type: "output_text", text: "x", logprobs: [{ token: "x" }] }, { type: "output_audio", data: "AA" }] }]);
+    expect(turn?.metadata.extra).toStrictEqual({ "content[0].logprobs": [{ token: "x" }], parts: [{ type: "output_audio", data: "AA" }] });
   });
 
   test("tool outputs take their tool name from the call they answer; ids use idPrefix", () => {

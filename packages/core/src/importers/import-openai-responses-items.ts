@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Attachment } from "../model/attachment.js";
 import type { Item, ItemInput } from "../model/item.js";
+import { type OpenAIResponsesMessageWords, openAIResponsesTurnText } from "../model/openai-responses-content.js";
 import { OPENAI_RESPONSES_EXTRA_KEY, type OpenAIResponsesExtra, type OpenAIResponsesSequenceEntry } from "../model/openai-responses-extra.js";
 import type { ToolCallInput } from "../model/tool-call.js";
 import { parsePluginOptions } from "../plugins/parse-plugin-options.js";
@@ -36,13 +37,18 @@ type VerbatimItem = { readonly type: string; readonly [field: string]: unknown }
 
 /** An assistant turn being read, record by record. */
 interface TurnDraft {
-  readonly texts: string[];
-  readonly refusals: string[];
+  /** What each of the turn's messages says. */
+  readonly messages: OpenAIResponsesMessageWords[];
   readonly toolCalls: ToolCallInput[];
   readonly reasoning: Array<{ text: string }>;
   readonly sequence: OpenAIResponsesSequenceEntry[];
   /** Leftover fields of the turn's records, already named (see keepLeftovers). */
   readonly extra: ExtraFields;
+  /**
+   * The same for the messages' content parts (annotations, logprobs, parts of other types), kept only
+   * when the turn keeps no sequence: a sequence's message references hold their content whole.
+   */
+  readonly contentExtra: ExtraFields;
   readonly otherParts: unknown[];
 }
 
@@ -97,7 +103,7 @@ export function importOpenAIResponsesItems(items: unknown, options: ImportOpenAI
       return [];
     }
     if (place.kind === "own") return readOwnItem(record, reader, `${idPrefix}${reader.index}`, toolNames, placement);
-    if (reader.index === place.first) turn = { texts: [], refusals: [], toolCalls: [], reasoning: [], sequence: [], extra: new ExtraFields(), otherParts: [] };
+    if (reader.index === place.first) turn = { messages: [], toolCalls: [], reasoning: [], sequence: [], extra: new ExtraFields(), contentExtra: new ExtraFields(), otherParts: [] };
     if (turn === undefined) return [];
     readTurnRecord(record, reader, turn, place.first !== place.last, toolNames);
     if (reader.index < place.last) return [];
@@ -146,9 +152,12 @@ function readOwnItem(
   fields.take("type");
   const role = fields.oneOf("role", INPUT_ROLES, { required: "a message needs a role" });
   if (role === undefined || role === "assistant") return [];
-  const content = readResponsesContent(reader, fields, extra, role === "user" ? "user" : "system");
-  keepOtherParts(extra, content.otherParts);
-  keepResponsesExtra(extra, placement(reader.index));
+  // The content's own leftover fields are read apart: a content list kept whole already holds them.
+  const contentExtra = new ExtraFields();
+  const content = readResponsesContent(reader, fields, contentExtra, role === "user" ? "user" : "system");
+  const stored = content.otherParts.length > 0 ? content.list : undefined;
+  if (stored === undefined) extra.absorb(contentExtra);
+  keepResponsesExtra(extra, { ...(stored === undefined ? {} : { content: stored as VerbatimItem[] }), ...placement(reader.index) });
   if (role === "user") {
     const attachments: { attachments?: Attachment[] } = content.attachments.length > 0 ? { attachments: content.attachments } : {};
     return [{ id, type: "user", text: content.text, ...attachments, metadata: metadataWithExtra({}, extra) }];
@@ -169,13 +178,16 @@ function readTurnRecord(record: Record<string, unknown>, reader: RecordReader, t
     return;
   }
   const extra = new ExtraFields();
+  const contentExtra = new ExtraFields();
   const fields = reader.open(record, [], extra);
   if (type === "function_call") readFunctionCall(fields, turn, toolNames);
-  else readAssistantMessage(reader, fields, extra, turn);
-  keepLeftovers(turn.extra, extra, namedLeftovers ? reader.index : undefined);
+  else readAssistantMessage(reader, fields, contentExtra, turn);
+  const recordIndex = namedLeftovers ? reader.index : undefined;
+  keepLeftovers(turn.extra, extra, recordIndex);
+  keepLeftovers(turn.contentExtra, contentExtra, recordIndex);
 }
 
-function readAssistantMessage(reader: RecordReader, fields: RecordFields, extra: ExtraFields, turn: TurnDraft): void {
+function readAssistantMessage(reader: RecordReader, fields: RecordFields, contentExtra: ExtraFields, turn: TurnDraft): void {
   fields.take("type");
   fields.take("role");
   const id = fields.string("id", { nonEmpty: true });
@@ -184,11 +196,13 @@ function readAssistantMessage(reader: RecordReader, fields: RecordFields, extra:
   const phaseValue = fields.peek("phase");
   if (phaseValue === null || (PHASES as ReadonlyArray<unknown>).includes(phaseValue)) fields.take("phase");
   const phase = typeof phaseValue === "string" && (PHASES as ReadonlyArray<string>).includes(phaseValue) ? (phaseValue as (typeof PHASES)[number]) : undefined;
-  const content = readResponsesContent(reader, fields, extra, "assistant");
-  turn.texts.push(content.text);
-  if (content.refusal !== undefined) turn.refusals.push(content.refusal);
+  const stored = fields.peek("content");
+  const content = readResponsesContent(reader, fields, contentExtra, "assistant");
+  turn.messages.push({ text: content.text, refusal: content.refusal });
   turn.otherParts.push(...content.otherParts);
-  turn.sequence.push({ type: "message", ...withoutUndefined({ id, status, phase }) });
+  // The message's own content: sent back as it was (citations, refusal parts) while the turn's text is unchanged.
+  const kept = typeof stored === "string" || Array.isArray(stored) ? { content: stored as string | VerbatimItem[] } : {};
+  turn.sequence.push({ type: "message", ...withoutUndefined({ id, status, phase }), ...kept });
 }
 
 function readFunctionCall(fields: RecordFields, turn: TurnDraft, toolNames: Map<string, string>): void {
@@ -199,10 +213,12 @@ function readFunctionCall(fields: RecordFields, turn: TurnDraft, toolNames: Map<
   const args = fields.json("arguments", "{}");
   const id = fields.string("id", { nonEmpty: true });
   const status = fields.string("status");
+  // The namespace of a tool of a namespace (MCP servers, tool groups): the call goes back naming it.
+  const namespace = fields.string("namespace");
   if (callId === undefined || name === undefined) return;
   turn.toolCalls.push({ id: callId, name, arguments: args });
   if (callId !== "") toolNames.set(callId, name);
-  turn.sequence.push({ type: "function_call", call_id: callId, ...withoutUndefined({ id, status }) });
+  turn.sequence.push({ type: "function_call", call_id: callId, ...withoutUndefined({ id, status, namespace }) });
 }
 
 /** A reasoning item is sent back verbatim; its summary is the item's reasoning text. */
@@ -240,17 +256,22 @@ function keepResponsesExtra(extra: ExtraFields, responses: OpenAIResponsesExtra)
 }
 
 function assistantItem(id: string, turn: TurnDraft, placed: Pick<OpenAIResponsesExtra, "before" | "after">): ItemInput {
-  const text = turn.texts.filter((part) => part.length > 0).join("\n");
-  const refusal = turn.refusals.join("\n");
-  // As for Chat Completions: a refusal is the text of a message that has no other.
-  if (text.length > 0 && refusal.length > 0) turn.extra.keep("refusal", refusal);
-  keepOtherParts(turn.extra, turn.otherParts);
-  const responses: OpenAIResponsesExtra = { ...(needsSequence(turn.sequence) ? { sequence: turn.sequence } : {}), ...placed };
+  // The renderer computes the same text from the sequence, to know the item still says what was stored.
+  const text = openAIResponsesTurnText(turn.messages);
+  const refusal = turn.messages.flatMap((message) => (message.refusal === undefined ? [] : [message.refusal])).join("\n");
+  // As for Chat Completions: a refusal is the text of a message that has no other; beside text it is kept here.
+  if (refusal.length > 0 && text !== refusal) turn.extra.keep("refusal", refusal);
+  const keepSequence = needsSequence(turn.sequence);
+  if (!keepSequence) {
+    turn.extra.absorb(turn.contentExtra);
+    keepOtherParts(turn.extra, turn.otherParts);
+  }
+  const responses: OpenAIResponsesExtra = { ...(keepSequence ? { sequence: turn.sequence } : {}), ...placed };
   keepResponsesExtra(turn.extra, responses);
   return {
     id,
     type: "assistant",
-    text: text.length > 0 ? text : refusal,
+    text,
     toolCalls: turn.toolCalls,
     ...(turn.reasoning.length > 0 ? { reasoning: turn.reasoning } : {}),
     metadata: metadataWithExtra({}, turn.extra),
@@ -259,7 +280,9 @@ function assistantItem(id: string, turn: TurnDraft, placed: Pick<OpenAIResponses
 
 /**
  * Whether the turn holds anything the default rendering (the message, then the calls) would not
- * give back: ids, statuses, phases, reasoning or other items, several messages, a message after a call.
+ * give back: ids, statuses, phases, namespaces, reasoning or other items, several messages, a message
+ * after a call. A message's content alone is not such a thing: without an id, a message goes back as
+ * its text.
  */
 function needsSequence(sequence: ReadonlyArray<OpenAIResponsesSequenceEntry>): boolean {
   let messages = 0;
@@ -269,7 +292,7 @@ function needsSequence(sequence: ReadonlyArray<OpenAIResponsesSequenceEntry>): b
       if (++messages > 1 || calls > 0) return true;
     } else if (entry.type === "function_call") calls++;
     else return true;
-    if (Object.keys(entry).some((key) => key !== "type" && key !== "call_id")) return true;
+    if (Object.keys(entry).some((key) => key !== "type" && key !== "call_id" && key !== "content")) return true;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 // Reads the content of a stored Responses message (a string or a list of parts) and the output of a
 // function_call_output: text joined with "\n", attachments, and the parts an item has no place for.
 import type { Attachment } from "../model/attachment.js";
+import { openAIResponsesOutputText, openAIResponsesPartAttachment } from "../model/openai-responses-content.js";
 import { describeValue } from "./describe-value.js";
 import type { ExtraFields } from "./extra-fields.js";
 import { isPlainObject } from "./is-plain-object.js";
@@ -15,6 +16,8 @@ export interface ResponsesContent {
   readonly refusal: string | undefined;
   /** Parts that have no place in the item, verbatim and in order. */
   readonly otherParts: unknown[];
+  /** The stored content when it is a list of parts, as it was. */
+  readonly list: ReadonlyArray<unknown> | undefined;
 }
 
 /**
@@ -62,12 +65,13 @@ export function readResponsesContent(reader: RecordReader, message: RecordFields
   } else if (value !== undefined && value !== null) {
     message.issue("content", `expected a string or an array of content parts, got ${describeValue(value)}`);
   }
-  return { text: texts.join("\n"), attachments, refusal: refusals.length === 0 ? undefined : refusals.join("\n"), otherParts };
+  return { text: texts.join("\n"), attachments, refusal: refusals.length === 0 ? undefined : refusals.join("\n"), otherParts, list: Array.isArray(value) ? value : undefined };
 }
 
 /**
- * A function_call_output's `output`: a string, or a list of parts (its text is the input_text parts
- * joined with "\n"; the list itself is kept by the caller). Undefined when it is missing or wrong.
+ * A function_call_output's `output`: a string, or a list of parts (its text is openAIResponsesOutputText:
+ * the input_text parts and a marker for each image or file, one per line; the list itself is kept by the
+ * caller). Undefined when it is missing or wrong.
  */
 export function readResponsesOutput(reader: RecordReader, output: RecordFields): { readonly text: string; readonly parts: ReadonlyArray<unknown> | undefined } | undefined {
   const value = output.take("output");
@@ -80,7 +84,6 @@ export function readResponsesOutput(reader: RecordReader, output: RecordFields):
     output.issue("output", `expected a string or an array of content parts, got ${describeValue(value)}`);
     return undefined;
   }
-  const texts: string[] = [];
   let valid = true;
   value.forEach((part: unknown, position) => {
     const path = output.at("output").concat(position);
@@ -89,14 +92,11 @@ export function readResponsesOutput(reader: RecordReader, output: RecordFields):
       valid = false;
       return;
     }
-    if (type !== "input_text") return;
-    if (typeof part.text === "string") texts.push(part.text);
-    else {
-      reader.issue([...path, "text"], `an input_text part needs the field "text" (a string), got ${describeValue(part.text)}`);
-      valid = false;
-    }
+    if (type !== "input_text" || typeof part.text === "string") return;
+    reader.issue([...path, "text"], `an input_text part needs the field "text" (a string), got ${describeValue(part.text)}`);
+    valid = false;
   });
-  return valid ? { text: texts.join("\n"), parts: value } : undefined;
+  return valid ? { text: openAIResponsesOutputText(value), parts: value } : undefined;
 }
 
 function checkedPartType(reader: RecordReader, part: unknown, path: FieldPath): string | undefined {
@@ -117,10 +117,9 @@ function isEmptyList(value: unknown): boolean {
 
 /** An image by URL (https: or data:) is an attachment; one by file id, or of a detail the model has no value for, is kept as it is. */
 function readImagePart(reader: RecordReader, part: Record<string, unknown>, path: FieldPath, extra: ExtraFields): Attachment | "other" | undefined {
-  const url = part.image_url;
-  const detail = part.detail;
-  if (typeof url !== "string" || url.length === 0) return "other";
-  if (detail !== undefined && detail !== null && !(DETAILS as ReadonlyArray<unknown>).includes(detail)) return "other";
+  // The same test as the renderer's, which sends the stored list back while the attachments are these.
+  if (openAIResponsesPartAttachment(part) === undefined) return "other";
+  const url = part.image_url as string;
   const view = reader.open(part, path, extra);
   view.take("type");
   view.take("image_url");
@@ -132,9 +131,8 @@ function readImagePart(reader: RecordReader, part: Record<string, unknown>, path
 
 /** A file by data or file id is an attachment; one by URL only is kept as it is. */
 function readFilePart(reader: RecordReader, part: Record<string, unknown>, path: FieldPath, extra: ExtraFields): Attachment | "other" | undefined {
+  if (openAIResponsesPartAttachment(part) === undefined) return "other";
   const hasData = typeof part.file_data === "string" && part.file_data.length > 0;
-  const hasId = typeof part.file_id === "string" && part.file_id.length > 0;
-  if (!hasData && !hasId) return "other";
   const view = reader.open(part, path, extra);
   view.take("type");
   const filename = view.string("filename");
