@@ -1,7 +1,7 @@
 import { wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import { countOpenAIResponsesInputItemTokens, countOpenAIResponsesTokens, countOpenAIResponsesToolTokens } from "./count-openai-responses-tokens.js";
-import type { OpenAIResponsesInputItem, OpenAIResponsesRequest } from "./openai-responses-request.js";
+import type { OpenAIResponsesInputItem, OpenAIResponsesRequest, OpenAIResponsesVerbatimItem } from "./openai-responses-request.js";
 
 // wordTokenizer counts one token per word or punctuation mark, so every count below is done by hand.
 describe("countOpenAIResponsesInputItemTokens", () => {
@@ -27,6 +27,12 @@ describe("countOpenAIResponsesInputItemTokens", () => {
       item: { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "Paris.", annotations: [] }] },
       expected: 3 + 1 + 2,
     },
+    // "I can't help." is I can ' t help . = 6 words.
+    {
+      case: "a refusal sent back with its id: its words",
+      item: { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "refusal", refusal: "I can't help." }] },
+      expected: 3 + 1 + 6,
+    },
     // "read_file" is 1 token; '{"path":"a"}' is { " path " : " a " } = 9.
     { case: "a function call: 3 + name + arguments, not its ids", item: { type: "function_call", id: "fc_1", call_id: "call_1", name: "read_file", arguments: '{"path":"a"}' }, expected: 3 + 1 + 9 },
     { case: "a function call output: 3 + tool + output", item: { type: "function_call_output", call_id: "call_1", output: "port 80" }, expected: 3 + 1 + 2 },
@@ -43,7 +49,7 @@ describe("countOpenAIResponsesInputItemTokens", () => {
     },
     // {"type":"item_reference","id":"r"}: { " type " : " item_reference " , " id " : " r " } = 17.
     { case: "an item of another type: 3 + its JSON", item: { type: "item_reference", id: "r" }, expected: 3 + 17 },
-  ] satisfies Array<{ case: string; item: OpenAIResponsesInputItem; expected: number }>)("$case", ({ item, expected }) => {
+  ] satisfies Array<{ case: string; item: OpenAIResponsesInputItem | OpenAIResponsesVerbatimItem; expected: number }>)("$case", ({ item, expected }) => {
     expect(countOpenAIResponsesInputItemTokens(item, wordTokenizer)).toBe(expected);
   });
 

@@ -16,7 +16,7 @@
 // the model's whole reasoning, opaque here, which the model reads again in its own tokens; the summary
 // is the only part whose size is known. Calibrate with the usage the API reports (docs/budget.md).
 import { countOpenAIChatToolTokens, type Tokenizer } from "@ctxpipe/core";
-import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesRequest } from "./openai-responses-request.js";
+import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesRequest, OpenAIResponsesVerbatimItem } from "./openai-responses-request.js";
 
 export const OPENAI_RESPONSES_TOKENS_PER_ITEM = 3;
 /** Tokens OpenAI adds to every request to prime the reply. */
@@ -26,8 +26,9 @@ const HIGH_DETAIL_IMAGE = 765;
 
 function partTokens(part: unknown, tokenizer: Tokenizer): number {
   if (typeof part !== "object" || part === null) return tokenizer.count(JSON.stringify(part) ?? "");
-  const { type, text, detail } = part as { type?: unknown; text?: unknown; detail?: unknown };
+  const { type, text, detail, refusal } = part as { type?: unknown; text?: unknown; detail?: unknown; refusal?: unknown };
   if ((type === "input_text" || type === "output_text") && typeof text === "string") return tokenizer.count(text);
+  if (type === "refusal" && typeof refusal === "string") return tokenizer.count(refusal);
   // Images are billed by tiles, not by the length of their URL; without the pixel size a high detail
   // image counts as a 1024x1024 one: 85 + 4 tiles x 170.
   if (type === "input_image") return detail === "low" ? LOW_DETAIL_IMAGE : HIGH_DETAIL_IMAGE;
@@ -55,7 +56,7 @@ function reasoningTexts(item: { readonly summary?: unknown; readonly content?: u
  * One input item. `stringContentTokens`: the count of a message's string content or a call output's
  * string output, when the caller has it (the renderer reuses the item's count from the compress stage).
  */
-export function countOpenAIResponsesInputItemTokens(item: OpenAIResponsesInputItem, tokenizer: Tokenizer, stringContentTokens?: number): number {
+export function countOpenAIResponsesInputItemTokens(item: OpenAIResponsesInputItem | OpenAIResponsesVerbatimItem, tokenizer: Tokenizer, stringContentTokens?: number): number {
   const fields = item as { type: string; role?: unknown; content?: unknown; name?: unknown; arguments?: unknown; output?: unknown };
   switch (fields.type) {
     case "message":

@@ -66,7 +66,8 @@ describe("import → render openai-responses gives back the stored input", () =>
             { type: "input_image", detail: "auto", image_url: "https://example.test/chart.png" },
           ],
         },
-        outputMessage("msg_2", "Here it is.", "final_answer"),
+        // No reasoning came with this answer: it goes back without its id (the API ties ids to reasoning).
+        { type: "message", role: "assistant", content: "Here it is.", phase: "final_answer" },
         user("Thanks."),
       ],
     },
@@ -75,14 +76,76 @@ describe("import → render openai-responses gives back the stored input", () =>
       history: [
         { type: "compaction", id: "cmp_1", encrypted_content: "gAAAA-compacted" },
         user("What is new?"),
-        functionCall("call_1", "search", '{"q":"news"}', "fc_1"),
+        functionCall("call_1", "search", '{"q":"news"}'),
         { type: "mcp_list_tools", id: "mcpl_1", server_label: "docs", tools: [] },
-        functionCall("call_2", "search", '{"q":"weather"}', "fc_2"),
+        functionCall("call_2", "search", '{"q":"weather"}'),
         { type: "function_call_output", call_id: "call_1", output: "A launch." },
         { type: "function_call_output", call_id: "call_2", output: "Sunny." },
         { type: "message", role: "assistant", content: "A launch, and sun." },
         user("More?"),
         { type: "item_reference", id: "msg_0" },
+      ],
+    },
+    {
+      name: "two messages of one turn, each with its reasoning, phase, citations and id; a built-in call between them",
+      history: [
+        user("Find the release date."),
+        reasoning("rs_1", []),
+        outputMessage("msg_1", "Let me search.", "commentary"),
+        reasoning("rs_2", []),
+        { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "release date" } },
+        reasoning("rs_3", ["Found it."]),
+        {
+          ...outputMessage("msg_2", "It ships on May 4 [1].", "final_answer"),
+          content: [{ type: "output_text", text: "It ships on May 4 [1].", annotations: [{ type: "url_citation", url: "https://example.test/news", title: "News", start_index: 18, end_index: 21 }] }],
+        },
+        user("Thanks."),
+      ],
+    },
+    {
+      name: "a refusal after reasoning goes back as a refusal part under its id",
+      history: [user("Help me break in."), reasoning("rs_1", []), { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "refusal", refusal: "I can't help with that." }] }, user("Fine.")],
+    },
+    {
+      name: "a call of a tool of a namespace names it",
+      history: [
+        user("Find the customer."),
+        reasoning("rs_1", []),
+        { ...functionCall("call_1", "lookup", '{"name":"Ada"}', "fc_1"), namespace: "crm" },
+        { type: "function_call_output", call_id: "call_1", output: "Ada Lovelace" },
+        user("Thanks."),
+      ],
+    },
+    {
+      name: "reasoning and a built-in call that end a turn stay together",
+      history: [
+        user("Search."),
+        reasoning("rs_1", []),
+        { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "x" } },
+        user("And?"),
+        reasoning("rs_2", []),
+        outputMessage("msg_1", "Looking.", "commentary"),
+        reasoning("rs_3", []),
+        { type: "web_search_call", id: "ws_2", status: "completed", action: { type: "search", query: "y" } },
+        user("Go on."),
+      ],
+    },
+    {
+      name: "a tool output that is only an image, and user content the item model has no place for",
+      history: [
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "Compare these." },
+            { type: "input_image", detail: "auto", file_id: "file-abc" },
+            { type: "input_image", detail: "original", image_url: "https://example.test/y.png" },
+            { type: "input_file", file_url: "https://example.test/spec.pdf" },
+          ],
+        },
+        functionCall("call_1", "screenshot", "{}"),
+        { type: "function_call_output", call_id: "call_1", output: [{ type: "input_image", detail: "auto", image_url: "https://example.test/shot.png" }] },
+        user("Thanks."),
       ],
     },
   ])("$name", async ({ history }) => {

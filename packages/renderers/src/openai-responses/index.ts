@@ -12,6 +12,7 @@ export {
 } from "./count-openai-responses-tokens.js";
 export { OpenAIResponsesRendererPlugin, type OpenAIResponsesRendererPluginOptions } from "./openai-responses-renderer-plugin.js";
 export type {
+  OpenAIResponsesAnnotation,
   OpenAIResponsesAssistantMessage,
   OpenAIResponsesFunctionCall,
   OpenAIResponsesFunctionCallOutput,
@@ -19,8 +20,10 @@ export type {
   OpenAIResponsesInputContent,
   OpenAIResponsesInputItem,
   OpenAIResponsesInputMessage,
+  OpenAIResponsesLogprob,
   OpenAIResponsesOutputContent,
   OpenAIResponsesOutputMessage,
+  OpenAIResponsesOutputMessageContent,
   OpenAIResponsesReasoningItem,
   OpenAIResponsesRequest,
   OpenAIResponsesVerbatimItem,
@@ -31,7 +34,7 @@ export {
   type OpenAIResponsesItemOptions,
   type OpenAIResponsesSystemRole,
   openAIResponsesAttachmentPart,
-  outputPartsText,
+  type OpenAIResponsesSentItem,
   type RenderedOpenAIResponsesItem,
   renderOpenAIResponsesItem,
 } from "./render-openai-responses-item.js";

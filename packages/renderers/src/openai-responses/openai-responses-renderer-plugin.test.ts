@@ -1,4 +1,4 @@
-import { type BuildResult, checkRules, createPipeline, type ItemInput, type PipelinePlugin, type Tokenizer } from "@ctxpipe/core";
+import { type BuildResult, checkRules, createPipeline, type ItemInput, openAIResponsesOutputText, type PipelinePlugin, type Tokenizer } from "@ctxpipe/core";
 import { buildWith, everyItemTypeFixture, toolLoopFixture, wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import { countOpenAIResponsesTokens } from "./count-openai-responses-tokens.js";
@@ -199,7 +199,7 @@ describe("OpenAIResponsesRendererPlugin", () => {
         ],
       },
       {
-        case: "stored items of other types stay where they were, verbatim",
+        case: "stored items of other types stay where they were, verbatim; with no reasoning stored, the message goes without its id",
         item: {
           text: "Found it.",
           metadata: responses({
@@ -211,7 +211,7 @@ describe("OpenAIResponsesRendererPlugin", () => {
         },
         input: [
           { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "zod" } },
-          { type: "message", role: "assistant", id: "msg_1", status: "incomplete", content: [{ type: "output_text", text: "Found it.", annotations: [] }], phase: "commentary" },
+          { type: "message", role: "assistant", content: "Found it.", phase: "commentary" },
         ],
       },
       {
@@ -238,9 +238,99 @@ describe("OpenAIResponsesRendererPlugin", () => {
         repaired: NOT_FOLLOWED,
       },
       {
-        case: "a second stored message has no text of its own: the turn's text goes to the first",
+        case: "messages stored without their content (before it was kept): the turn's text goes to the first",
         item: { text: "One.\nTwo.", metadata: responses({ sequence: [{ type: "message", id: "msg_1" }, { type: "message", id: "msg_2" }] }) },
-        input: [{ type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "One.\nTwo.", annotations: [] }] }],
+        input: [{ type: "message", role: "assistant", content: "One.\nTwo." }],
+      },
+      {
+        case: "ids stored without reasoning are not sent: with store: true the API knows the items had reasoning, and refuses them without it",
+        item: {
+          text: "Done.",
+          toolCalls: [call("c1")],
+          metadata: responses({ sequence: [{ type: "message", id: "msg_1", status: "completed", content: "Done." }, { type: "function_call", call_id: "c1", id: "fc_1" }] }),
+        },
+        input: [{ type: "message", role: "assistant", content: "Done." }, sent("c1")],
+      },
+      {
+        case: "two messages stored with their content go back each as it was: its own reasoning, id, phase and citations",
+        item: {
+          text: "Looking.\nFound it [1].",
+          reasoning: [{ text: "Plan." }, { text: "Answer." }],
+          metadata: responses({
+            sequence: [
+              reasoning,
+              { type: "message", id: "msg_1", status: "completed", phase: "commentary", content: [{ type: "output_text", text: "Looking.", annotations: [] }] },
+              { ...reasoning, id: "rs_b" },
+              { type: "web_search_call", id: "ws_1", status: "completed" },
+              {
+                type: "message",
+                id: "msg_2",
+                status: "completed",
+                phase: "final_answer",
+                content: [{ type: "output_text", text: "Found it [1].", annotations: [{ type: "url_citation", url: "https://example.test", title: "T", start_index: 9, end_index: 12 }] }],
+              },
+            ],
+          }),
+        },
+        input: [
+          reasoning,
+          { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "Looking.", annotations: [] }], phase: "commentary" },
+          { ...reasoning, id: "rs_b" },
+          { type: "web_search_call", id: "ws_1", status: "completed" },
+          {
+            type: "message",
+            role: "assistant",
+            id: "msg_2",
+            status: "completed",
+            content: [{ type: "output_text", text: "Found it [1].", annotations: [{ type: "url_citation", url: "https://example.test", title: "T", start_index: 9, end_index: 12 }] }],
+            phase: "final_answer",
+          },
+        ],
+      },
+      {
+        case: "two stored messages whose text changed: one message with the item's text, no reasoning and no ids (reported)",
+        item: {
+          text: "[earlier answer cleared]",
+          reasoning: [{ text: "Plan." }, { text: "Answer." }],
+          metadata: responses({
+            sequence: [
+              reasoning,
+              { type: "message", id: "msg_1", status: "completed", phase: "commentary", content: [{ type: "output_text", text: "Looking.", annotations: [] }] },
+              { ...reasoning, id: "rs_b" },
+              { type: "message", id: "msg_2", status: "completed", phase: "final_answer", content: [{ type: "output_text", text: "Found it.", annotations: [] }] },
+            ],
+          }),
+        },
+        input: [{ type: "message", role: "assistant", content: "[earlier answer cleared]" }],
+        repaired: NOT_FOLLOWED,
+      },
+      {
+        case: "a refusal stored with its reasoning goes back as a refusal part under its id",
+        item: {
+          text: "I can't help with that.",
+          reasoning: [{ text: "Plan." }],
+          metadata: responses({ sequence: [reasoning, { type: "message", id: "msg_1", status: "completed", content: [{ type: "refusal", refusal: "I can't help with that." }] }] }),
+        },
+        input: [reasoning, { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "refusal", refusal: "I can't help with that." }] }],
+      },
+      {
+        case: "citations of a message sent without its id are left out (reported)",
+        item: {
+          text: "See [1].",
+          metadata: responses({
+            sequence: [
+              { type: "message", id: "msg_1", phase: "final_answer", content: [{ type: "output_text", text: "See [1].", annotations: [{ type: "url_citation", url: "https://example.test", title: "T", start_index: 4, end_index: 7 }] }] },
+            ],
+          }),
+        },
+        input: [{ type: "message", role: "assistant", content: "See [1].", phase: "final_answer" }],
+        repaired:
+          "the citations (annotations) of its stored messages are not sent: a message goes back with its content parts only with its id, and ids go only with the turn's reasoning",
+      },
+      {
+        case: "a call's namespace goes back with it",
+        item: { text: "", reasoning: [{ text: "Plan." }], toolCalls: [call("c1")], metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1", namespace: "crm" }] }) },
+        input: [reasoning, { ...sent("c1", "fc_1"), namespace: "crm" }],
       },
       {
         case: "two reasoning items in a row: the first is not followed by its message, so neither is sent",
@@ -376,6 +466,104 @@ describe("OpenAIResponsesRendererPlugin", () => {
     expect(changed.request.input[2]).toEqual({ type: "function_call_output", call_id: "c", output: "[cleared]" });
     // The image part counts by its detail (85 for low), not by its URL.
     expect(unchanged.tokenCount - changed.tokenCount).toBe(wordTokenizer.count("Chart:") + 85 - wordTokenizer.count("[cleared]"));
+  });
+
+  test("a result that is only an image goes back as the image: its output is the marker the parts were imported as", async () => {
+    const parts = [{ type: "input_image", detail: "auto", file_id: "file-1" }];
+    const items = (output: string): ItemInput[] => [
+      { id: "u", type: "user", text: "Screenshot." },
+      { id: "a", type: "assistant", text: "", toolCalls: [{ id: "c", name: "shot", arguments: "{}" }] },
+      { id: "t", type: "tool-result", callId: "c", output, metadata: responses({ outputParts: parts }) },
+      { id: "u2", type: "user", text: "Thanks." },
+    ];
+    const unchanged = await buildWith([plugin()], items(openAIResponsesOutputText(parts)), { renderer });
+    expect(unchanged.request.input[2]).toEqual({ type: "function_call_output", call_id: "c", output: parts });
+    expect(unchanged.report.entries.find((entry) => entry.id === "t")?.decision).toBe("kept");
+    // The same item for any other renderer says there was an image.
+    const chat = await buildWith([], items(openAIResponsesOutputText(parts)));
+    expect(chat.request.messages[2]).toMatchObject({ role: "tool", content: "[image]" });
+  });
+
+  describe("a user or system message stored with parts the item has no place for", () => {
+    const content = [
+      { type: "input_text", text: "Compare." },
+      { type: "input_image", detail: "auto", image_url: "https://example.test/a.png" },
+      { type: "input_image", detail: "auto", file_id: "file-abc" },
+      { type: "input_image", detail: "original", image_url: "https://example.test/b.png" },
+      { type: "input_file", file_url: "https://example.test/c.pdf" },
+    ];
+    const stored = (text: string, attachments: Array<{ type: "image"; url: string; detail?: "auto" }>): ItemInput => ({ id: "u", type: "user", text, attachments, metadata: responses({ content }) });
+    const leftOut = (index: number, type: string) =>
+      `its stored "${type}" part (content[${index}]) is not sent: the message's text or attachments changed since it was stored, and the item has no place for the part`;
+
+    test("goes back as stored while its text and attachments are unchanged", async () => {
+      const result = await buildWith([plugin()], [stored("Compare.", [{ type: "image", url: "https://example.test/a.png", detail: "auto" }])], { renderer });
+      expect(result.request.input).toEqual([{ type: "message", role: "user", content }]);
+      expect(result.report.entries[0]?.decision).toBe("kept");
+    });
+
+    test.for([
+      { case: "its text changed", text: "[redacted]", attachments: [{ type: "image" as const, url: "https://example.test/a.png", detail: "auto" as const }] },
+      { case: "an attachment was taken off", text: "Compare.", attachments: [] },
+    ])("sends what the item holds once $case, and names each part left out", async ({ text, attachments }) => {
+      const result = await buildWith([plugin()], [stored(text, attachments)], { renderer });
+      const sent = attachments.length === 0 ? text : [{ type: "input_text", text }, ...attachments.map(() => content[1])];
+      expect(result.request.input).toEqual([{ type: "message", role: "user", content: sent }]);
+      expect(result.report.entries[0]?.history.map((event) => event.reason)).toEqual([leftOut(2, "input_image"), leftOut(3, "input_image"), leftOut(4, "input_file")]);
+    });
+
+    test("a part of a type the API does not take is left out of the stored list, and said so", async () => {
+      const withAudio = [{ type: "input_text", text: "Listen." }, { type: "input_audio", input_audio: { data: "UklGR", format: "wav" } }];
+      const result = await buildWith([plugin()], [{ id: "u", type: "user", text: "Listen.", metadata: responses({ content: withAudio }) }], { renderer });
+      expect(result.request.input).toEqual([{ type: "message", role: "user", content: [{ type: "input_text", text: "Listen." }] }]);
+      expect(result.report.entries[0]?.history.map((event) => event.reason)).toEqual([
+        'metadata.extra.openaiResponses.content[1] (a "input_audio" part) is not sent: the Responses API takes text, image and file parts only',
+      ]);
+    });
+
+    test("a later system message goes back as stored; a leading one is the instructions, text only (its parts reported)", async () => {
+      const rule = [
+        { type: "input_text", text: "Use the logo." },
+        { type: "input_image", detail: "low", image_url: "https://example.test/logo.png" },
+      ];
+      const system = (id: string): ItemInput => ({ id, type: "system", text: "Use the logo.", metadata: responses({ content: rule }) });
+      const result = await buildWith([plugin()], [system("s0"), { id: "u", type: "user", text: "Hi." }, system("s1"), { id: "u2", type: "user", text: "Go." }], { renderer });
+      expect(result.request.instructions).toBe("Use the logo.");
+      expect(result.request.input[1]).toEqual({ type: "message", role: "developer", content: rule });
+      // The stored system message is merged into the system prompt, which names what of it the instructions leave out.
+      const reasons = result.report.allEntries.find((entry) => entry.id === "ctxpipe:system-prompt")?.history.map((event) => event.reason);
+      expect(reasons).toContain(
+        `the system message "s0": its stored "input_image" part (content[1]) is not sent: the conversation's first system messages are sent as the request's instructions, which are text`,
+      );
+      // Not composed: the stored one is the leading item itself.
+      const alone = await createPipeline({ plugins: [plugin()], defaults: { insertSystem: false } }).build([system("s0"), { id: "u", type: "user", text: "Hi." }], { renderer, tokenizer: wordTokenizer });
+      expect(alone.request.instructions).toBe("Use the logo.");
+      expect(alone.report.entries[0]?.history.map((event) => event.reason)).toContain(
+        `its stored "input_image" part (content[1]) is not sent: the conversation's first system messages are sent as the request's instructions, which are text`,
+      );
+    });
+  });
+
+  test("stored items of other types before an item the build does not send go with the next item sent, and the report says so", async () => {
+    const compaction = { type: "compaction", id: "cmp_1", encrypted_content: "gAAAAB-compacted" };
+    const result = await buildWith(
+      [plugin()],
+      [
+        { id: "u0", type: "user", text: "Old question.", metadata: { includeInContext: false, ...responses({ before: [compaction] }) } },
+        { id: "a0", type: "assistant", text: "Old answer.", metadata: { includeInContext: false } },
+        { id: "u1", type: "user", text: "New question." },
+        { id: "a1", type: "assistant", text: "", metadata: responses({ after: [{ type: "item_reference", id: "msg_9" }] }) },
+      ],
+      { renderer },
+    );
+    expect(result.request.input).toEqual([compaction, { type: "message", role: "user", content: "New question." }, { type: "item_reference", id: "msg_9" }]);
+    expect(checkRules(openAIResponsesRules, result.request)).toEqual([]);
+    expect(result.report.entries.find((entry) => entry.id === "u1")?.history.map((event) => event.reason)).toEqual([
+      'also sends the stored items (compaction "cmp_1") that stood with item "u0", which is not sent: they stand for what the API keeps of the conversation, and go with the next item sent',
+      'also sends the stored items (item_reference "msg_9") that stood with item "a1", which is not sent: they stand for what the API keeps of the conversation, and go after the last item sent',
+    ]);
+    expect(result.report.entries.find((entry) => entry.id === "a1")?.decision).toBe("dropped");
+    expect(result.tokenCount).toBe(countOpenAIResponsesTokens(result.request, wordTokenizer));
   });
 
   test("stored items of unknown types are sent before and after their item, and also when the item itself is not", async () => {

@@ -7,6 +7,7 @@ import {
   type Item,
   isBlank,
   itemText,
+  openAIResponsesExtraOf,
   type PipelinePlugin,
   type PluginHost,
   parsePluginOptions,
@@ -22,10 +23,10 @@ import {
   countOpenAIResponsesToolTokens,
   OPENAI_RESPONSES_REPLY_PRIMING,
 } from "./count-openai-responses-tokens.js";
-import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesRequest } from "./openai-responses-request.js";
+import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesRequest, OpenAIResponsesVerbatimItem } from "./openai-responses-request.js";
 import { MIN_OUTPUT_TOKENS } from "./openai-responses-request-rules.js";
 import { openAIResponsesRules } from "./openai-responses-rules.js";
-import { type OpenAIResponsesSystemRole, type RenderedOpenAIResponsesItem, renderOpenAIResponsesItem } from "./render-openai-responses-item.js";
+import { type OpenAIResponsesSentItem, type OpenAIResponsesSystemRole, type RenderedOpenAIResponsesItem, renderOpenAIResponsesItem } from "./render-openai-responses-item.js";
 import "./renderer-output-map.js";
 
 const PLUGIN_NAME = "OpenAIResponsesRendererPlugin";
@@ -52,6 +53,12 @@ const openAIResponsesRendererPluginOptionsSchema = z.strictObject({
   systemRole: z.enum(["developer", "system"]).default("developer"),
   stage: z.number().default(STAGE.DEFAULT),
 });
+
+/** Stored items of other types an item sent takes from items not sent, and the report's words for it. */
+interface Carried {
+  readonly items: ReadonlyArray<OpenAIResponsesVerbatimItem>;
+  readonly reason?: string;
+}
 
 export type OpenAIResponsesRendererPluginOptions = z.input<typeof openAIResponsesRendererPluginOptionsSchema>;
 
@@ -101,15 +108,26 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
       const instructionTexts: string[] = [];
       let leading = true;
       let estimated = false;
-      const add = (item: Item, list: ReadonlyArray<OpenAIResponsesInputItem>, tokens: ReadonlyArray<number>, from: number) => {
+      const add = (item: Item, list: ReadonlyArray<OpenAIResponsesSentItem>, tokens: ReadonlyArray<number>, from: number) => {
         list.forEach((inputItem, index) => {
           estimated ||= !COUNTED_TYPES.has(inputItem.type);
-          input.push(inputItem);
+          // A stored item of another type goes in as it was: `input` is typed as the items ctxpipe writes.
+          input.push(inputItem as OpenAIResponsesInputItem);
           messageItemIds.push(item.id);
           messagesBefore.push(messagesBefore.at(-1)! + tokens[from + index]!);
         });
       };
-      for (const item of items) {
+      const carry = this.#carried(items, context, systemRole);
+      const inputIds = new Set(context.inputItems.map((item) => item.id));
+      const addCarried = (item: Item, list: ReadonlyArray<OpenAIResponsesVerbatimItem>) => {
+        add(
+          item,
+          list,
+          list.map((entry) => countOpenAIResponsesInputItemTokens(entry, context.tokenizer)),
+          0,
+        );
+      };
+      items.forEach((item, position) => {
         const rendered = this.#rendered(item, systemRole);
         let tokens = tokenCache.get(item);
         if (tokens === undefined) {
@@ -117,10 +135,19 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
           tokenCache.set(item, tokens);
         }
         const { before, own, after } = rendered;
+        const carried = carry.before[position]!;
+        if (carried.items.length > 0) {
+          addCarried(item, carried.items);
+          context.report.repair(item, carried.reason!);
+        }
         add(item, before, tokens, 0);
-        // Before a drop, which is then the item's last word: what was left out of the stored items around it is said either way.
-        for (const reason of rendered.repairs) context.report.repair(item, reason);
         leading &&= item.type === "system";
+        // Before a drop, which is then the item's last word: what was left out of the stored items around it is said either way.
+        for (const reason of (leading ? rendered.instructionRepairs : undefined) ?? rendered.repairs) context.report.repair(item, reason);
+        if (leading && item.type === "system" && !inputIds.has(item.id)) {
+          // The composed system prompt: the stored system messages merged into it lose their image and file parts.
+          for (const reason of this.#mergedSystemParts(item, context, systemRole)) context.report.repair(item, reason);
+        }
         if (leading && item.type === "system") {
           // The conversation's first system messages are its instructions; a later one stays where it was, in systemRole.
           if (isBlank(item.text)) context.report.drop(item, "the system message is empty: nothing to send");
@@ -132,6 +159,11 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
           add(item, own, tokens, before.length);
         }
         add(item, after, tokens, before.length + own.length);
+      });
+      const last = items.at(-1);
+      if (last !== undefined && carry.after.items.length > 0) {
+        addCarried(last, carry.after.items);
+        context.report.repair(last, carry.after.reason!);
       }
 
       const maxOutputTokens = this.#maxOutputTokens(context);
@@ -180,6 +212,65 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
       `reserveOutputTokens is ${reserve}, and the Responses API takes a max_output_tokens of ${MIN_OUTPUT_TOKENS} or more: ${MIN_OUTPUT_TOKENS} is sent, so the answer may use ${MIN_OUTPUT_TOKENS - reserve} tokens more than the reserve left for it`,
     );
     return MIN_OUTPUT_TOKENS;
+  }
+
+  /**
+   * Stored items of other types that stood before an item the build does not send (dropped to fit the
+   * budget, merged, summarized): a `compaction` item stands for the whole conversation before it, an
+   * item_reference for an item the API keeps, so they are not lost with their host. Each goes with the
+   * next item sent (a summary that took the host's place included), those of the log's end after the
+   * last item; `reason` is the report's entry for the item that takes them.
+   */
+  #carried(items: ReadonlyArray<Item>, context: RenderContext, systemRole: OpenAIResponsesSystemRole): { before: Carried[]; after: Carried } {
+    const none: Carried = { items: [] };
+    const inputItems = context.inputItems;
+    if (!inputItems.some((item) => openAIResponsesExtraOf(item)?.before !== undefined || openAIResponsesExtraOf(item)?.after !== undefined)) {
+      return { before: items.map(() => none), after: none };
+    }
+    const positionById = new Map(inputItems.map((item, position) => [item.id, position]));
+    const sentIds = new Set(items.map((item) => item.id));
+    // For each item sent, the input position of the first item sent from it on that came in with the build.
+    const nextPosition: Array<number | undefined> = [];
+    for (let index = items.length - 1; index >= 0; index--) nextPosition[index] = positionById.get(items[index]!.id) ?? nextPosition[index + 1];
+    let cursor = 0;
+    const sweep = (end: number, field: "before" | "after" | "both"): Carried => {
+      const found: OpenAIResponsesVerbatimItem[] = [];
+      const hosts: string[] = [];
+      for (; cursor < end; cursor++) {
+        const host = inputItems[cursor]!;
+        const extra = openAIResponsesExtraOf(host);
+        if (sentIds.has(host.id) || (extra?.before === undefined && extra?.after === undefined)) continue;
+        const rendered = this.#rendered(host, systemRole);
+        const list = field === "before" ? rendered.before : [...rendered.before, ...rendered.after];
+        if (list.length === 0) continue;
+        found.push(...list);
+        hosts.push(JSON.stringify(host.id));
+      }
+      if (found.length === 0) return none;
+      const names = found.map((entry) => (typeof entry.id === "string" ? `${entry.type} ${JSON.stringify(entry.id)}` : entry.type)).join(", ");
+      const where = field === "before" ? "go with the next item sent" : "go after the last item sent";
+      return {
+        items: found,
+        reason: `also sends the stored items (${names}) that stood with item${hosts.length > 1 ? "s" : ""} ${hosts.join(", ")}, which ${hosts.length > 1 ? "are" : "is"} not sent: they stand for what the API keeps of the conversation, and ${where}`,
+      };
+    };
+    const before = items.map((item, index) => {
+      const own = positionById.get(item.id);
+      if (own !== undefined && own < cursor) return none;
+      const carried = sweep(own ?? nextPosition[index] ?? inputItems.length, "before");
+      if (own !== undefined) cursor = own + 1;
+      return carried;
+    });
+    return { before, after: sweep(inputItems.length, "both") };
+  }
+
+  /** What the stored system messages whose text the composed prompt took leave out: their parts other than text. */
+  #mergedSystemParts(prompt: Item, context: RenderContext, systemRole: OpenAIResponsesSystemRole): string[] {
+    return context.inputItems.flatMap((stored) => {
+      if (stored.type !== "system" || openAIResponsesExtraOf(stored)?.content === undefined || isBlank(stored.text) || !itemText(prompt).includes(stored.text)) return [];
+      const reasons = this.#rendered(stored, systemRole).instructionRepairs ?? [];
+      return reasons.filter((reason) => reason.startsWith("its stored ")).map((reason) => `the system message ${JSON.stringify(stored.id)}: ${reason}`);
+    });
   }
 
   #rendered(item: Item, systemRole: OpenAIResponsesSystemRole): RenderedOpenAIResponsesItem {

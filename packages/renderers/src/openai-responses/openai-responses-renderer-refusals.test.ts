@@ -94,10 +94,9 @@ describe("stored ids the API refuses", () => {
       repaired: withReasoning(`"${longReasoningId.slice(0, 60)}…" of its reasoning item is 416 characters long, and the API takes at most 64`),
     },
     {
-      case: "the application's own UUID as a message id, no reasoning",
+      case: "the application's own UUID as a message id, no reasoning: no id goes without reasoning, so none is refused",
       item: { text: "Done.", metadata: responses({ sequence: [{ type: "message", id: uuid }] }) },
       input: [plainMessage],
-      repaired: `the ids of its message and calls are not sent: the stored id "${uuid}" of its message does not begin with 'msg', as the ids the API gives these items do (the API refuses the request with it)`,
     },
     {
       case: "a call id stored as the call's item id",
@@ -112,10 +111,9 @@ describe("stored ids the API refuses", () => {
       repaired: withReasoning(`"msg_1.2" of its message holds characters other than letters, digits, '_' and '-'`),
     },
     {
-      case: "an empty message id",
+      case: "an empty message id, no reasoning",
       item: { text: "Done.", metadata: responses({ sequence: [{ type: "message", id: "" }] }) },
       input: [plainMessage],
-      repaired: `the ids of its message and calls are not sent: the stored id "" of its message is empty (the API refuses the request with it)`,
     },
     {
       case: "a reasoning id that is not a string",

@@ -1,8 +1,9 @@
 // The renderer's promises over the conversations that make providers answer HTTP 400, with stored
 // Responses turns added to their assistant items (reasoning before calls and messages, calls the item
-// no longer has, built-in tool calls, items of other types before an item): the request breaks no rule
-// of the Responses table, every function_call_output answers an earlier function_call, every reasoning
-// item is followed by what it belongs to, a turn's ids go only with all of its reasoning, and no user,
+// no longer has, built-in tool calls, items of other types before an item, messages with their stored
+// content): the request breaks no rule of the Responses table, every function_call_output answers an
+// earlier function_call, every reasoning item is followed by what it belongs to, a turn's ids go only
+// with all of its reasoning (never for a turn stored without any), and no user,
 // assistant or tool text disappears without a report entry. Some turns carry a stored id the API would
 // refuse (another prefix, too long, other characters, empty), which never reaches the request.
 import { checkRules, createPipeline, isBlank, type ItemInput } from "@ctxpipe/core";
@@ -23,6 +24,8 @@ const storedTurn = fc.record({
   goneCall: fc.boolean(),
   builtInCall: fc.boolean(),
   before: fc.boolean(),
+  /** The message reference holds its stored content (as references written since content is kept do). */
+  withContent: fc.boolean(),
   /** One stored id of the turn made into one the API refuses: which item's, and how. */
   badId: fc.option(fc.tuple(fc.constantFrom("message", "function_call", "reasoning", "web_search_call", "item_reference"), fc.constantFrom("prefix", "long", "chars", "empty"))),
 });
@@ -78,7 +81,8 @@ function withStoredTurns(items: ReadonlyArray<ItemInput>, plans: ReadonlyArray<S
       return plan.before ? { ...item, metadata: { ...item.metadata, extra: { ...item.metadata?.extra, openaiResponses: before } } } : item;
     }
     const calls = (item.toolCalls ?? []).map((call, n) => ({ type: "function_call", call_id: call.id, id: `fc_${tag}_${n}` }));
-    const message = isBlank(item.text ?? "") ? [] : [{ type: "message", id: `msg_${tag}`, status: "completed" }];
+    const content = plan.withContent ? { content: [{ type: "output_text", text: item.text, annotations: [] }] } : {};
+    const message = isBlank(item.text ?? "") ? [] : [{ type: "message", id: `msg_${tag}`, status: "completed", ...content }];
     const answers: Array<Record<string, unknown>> = plan.messageFirst ? [...message, ...calls] : [...calls, ...message];
     if (plan.goneCall) answers.push({ type: "function_call", call_id: `gone_${tag}`, id: `fc_${tag}_gone` });
     if (plan.builtInCall) answers.splice(answers.length > 0 ? 1 : 0, 0, { type: "web_search_call", id: `ws_${tag}`, status: "completed", action: { type: "search", query: "zod" } });
@@ -125,7 +129,7 @@ function problemsOf(input: ReadonlyArray<Record<string, unknown>>, reasoningIds:
     const withId = [...sentIds].some((id) => typeof id === "string" && (id === `msg_${tag}` || id.startsWith(`fc_${tag}_`)));
     const sentReasoning = ids.filter((id) => sentIds.has(id));
     if (sentReasoning.length > 0 && sentReasoning.length < ids.length) problems.push(`turn ${tag}: only some of its reasoning is sent (${sentReasoning.join(", ")} of ${ids.join(", ")})`);
-    if (withId && sentReasoning.length < ids.length) problems.push(`turn ${tag}: its ids are sent without all of its reasoning`);
+    if (withId && (ids.length === 0 || sentReasoning.length < ids.length)) problems.push(`turn ${tag}: its ids are sent without all of its reasoning`);
   }
   return problems;
 }

@@ -1,32 +1,61 @@
 // Renders an assistant item as the Responses items of its turn. With the stored sequence
 // (metadata.extra.openaiResponses.sequence) the turn goes back in the order the API returned it:
-// reasoning items verbatim, the message and function calls with their ids but the item's current text
-// and calls, other stored items verbatim. Reasoning is all or nothing: the API refuses a reasoning item
-// that is not followed by the item it belongs to (the message, a function call or a built-in tool's
-// call), and a message or call sent with its id whose reasoning is missing, so when one reasoning item
-// of the turn cannot be sent none is, nor any id. The same holds when a stored id is one the API
-// refuses (another prefix, too long, other characters): reasoning is sent only with its id and its
-// follower's, so such a turn goes without reasoning and ids. A stored item of another type whose id the
-// API refuses is left out.
-import { isBlank, type ItemOf, openAIResponsesExtraOf, type ToolCall } from "@ctxpipe/core";
-import { describeValue, inputItemView, isBuiltInCallType } from "./openai-responses-input-view.js";
+// reasoning items verbatim, each message as stored (its own text, citations, refusal and phase) while
+// the item's text is still the text of its messages, else one message with the item's text; the
+// function calls with the item's current calls; other stored items verbatim. Reasoning is all or
+// nothing: the API refuses a reasoning item that is not followed by the item it belongs to (the message,
+// a function call or a built-in tool's call), and a message or call sent with its id whose reasoning is
+// missing (with store: true the API knows which of its items had reasoning), so ids go only together
+// with every reasoning item of the turn, and when one reasoning item cannot be sent none is, nor any id.
+// The same holds when a stored id is one the API refuses (another prefix, too long, other characters):
+// such a turn goes without reasoning and ids. A stored item of another type whose id the API refuses is
+// left out.
+import {
+  isBlank,
+  type ItemOf,
+  type OpenAIResponsesMessageWords,
+  openAIResponsesExtraOf,
+  openAIResponsesMessageWords,
+  openAIResponsesTurnText,
+  type ToolCall,
+} from "@ctxpipe/core";
+import { describeValue, inputItemView, isBuiltInCallType, isRecord } from "./openai-responses-input-view.js";
 import { idRefusal } from "./openai-responses-item-rules.js";
-import type { OpenAIResponsesFunctionCall, OpenAIResponsesInputItem, OpenAIResponsesVerbatimItem } from "./openai-responses-request.js";
+import type {
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesInputItem,
+  OpenAIResponsesOutputMessageContent,
+  OpenAIResponsesVerbatimItem,
+} from "./openai-responses-request.js";
 import { storedResponsesItems } from "./stored-responses-items.js";
 
 export interface RenderedAssistantTurn {
-  /** The turn's input items, in order; empty when the item has nothing to send. */
-  readonly input: ReadonlyArray<OpenAIResponsesInputItem>;
+  /** The turn's input items, in order (stored items of other types among them, verbatim); empty when the item has nothing to send. */
+  readonly input: ReadonlyArray<OpenAIResponsesInputItem | OpenAIResponsesVerbatimItem>;
   /** What of the item was not sent, and why, for the report (context.report.repair). */
   readonly repairs: ReadonlyArray<string>;
 }
 
 type Phase = "commentary" | "final_answer";
 
+/** A message slot's content as stored, when the message goes back as it was. */
+interface StoredMessage {
+  readonly content: string | ReadonlyArray<unknown>;
+  readonly words: OpenAIResponsesMessageWords;
+}
+
 /** One item of the turn before rendering; `entry` is its index in the stored sequence, if it came from it. */
 type Slot =
-  | { readonly kind: "message"; readonly entry?: number; readonly id?: string | undefined; readonly phase?: Phase | undefined; readonly status?: string | undefined }
-  | { readonly kind: "call"; readonly entry?: number; readonly call: ToolCall; readonly id?: string | undefined }
+  | {
+      readonly kind: "message";
+      readonly entry?: number;
+      readonly id?: string | undefined;
+      readonly phase?: Phase | undefined;
+      readonly status?: string | undefined;
+      /** Set when the message goes back as stored; else it carries the item's text. */
+      readonly stored?: StoredMessage;
+    }
+  | { readonly kind: "call"; readonly entry?: number; readonly call: ToolCall; readonly id?: string | undefined; readonly namespace?: string | undefined }
   | { readonly kind: "reasoning"; readonly entry: number; readonly item: OpenAIResponsesVerbatimItem }
   | { readonly kind: "verbatim"; readonly entry: number; readonly item: OpenAIResponsesVerbatimItem };
 
@@ -36,10 +65,11 @@ const REASONING_TAKEN_OFF =
   "its stored reasoning is not sent, nor the ids of its message and calls: an earlier stage took the reasoning off the item";
 const refusedIdOfReasoning = (name: string, refusal: string) =>
   `its reasoning is not sent, nor the ids of its message and calls: the stored id ${name} ${refusal} (the API refuses the request with it, and reasoning goes back only with its ids)`;
-const refusedIdWithoutReasoning = (name: string, refusal: string) =>
-  `the ids of its message and calls are not sent: the stored id ${name} ${refusal} (the API refuses the request with it)`;
 const REASONING_WITHOUT_FOLLOWER =
   "its reasoning is not sent, nor the ids of its message and calls: a reasoning item must be followed by the message or function call it belongs to, which is no longer sent as it was (the API refuses the request otherwise)";
+const CITATIONS_WITHOUT_ID =
+  "the citations (annotations) of its stored messages are not sent: a message goes back with its content parts only with its id, and ids go only with the turn's reasoning";
+const otherPartNotSent = (type: string) => `a ${describeValue(type)} part of its stored message is not sent: an assistant message sent back takes output_text and refusal parts only`;
 
 const stringField = (entry: OpenAIResponsesVerbatimItem, key: string): string | undefined => (typeof entry[key] === "string" ? (entry[key] as string) : undefined);
 
@@ -48,32 +78,63 @@ function phaseOf(entry: OpenAIResponsesVerbatimItem): Phase | undefined {
   return phase === "commentary" || phase === "final_answer" ? phase : undefined;
 }
 
+/** A message reference's stored content, when it has one (references stored before content was kept have none). */
+function storedContentOf(entry: OpenAIResponsesVerbatimItem): string | ReadonlyArray<unknown> | undefined {
+  const content = entry.content;
+  return typeof content === "string" || Array.isArray(content) ? content : undefined;
+}
+
+/**
+ * Whether the turn's messages go back as stored: every message reference holds its content, and the
+ * item's text is still the text of those messages (the importer's and the loop's join).
+ */
+function messagesAsStored(item: ItemOf<"assistant">, sequence: ReadonlyArray<OpenAIResponsesVerbatimItem>): boolean {
+  const messages = sequence.filter((entry) => entry.type === "message");
+  if (messages.length === 0 || messages.some((entry) => storedContentOf(entry) === undefined)) return false;
+  return item.text === openAIResponsesTurnText(messages.map((entry) => openAIResponsesMessageWords(storedContentOf(entry))));
+}
+
+/** The phase of the one message that stands for several: theirs when they share one. */
+function sharedPhase(sequence: ReadonlyArray<OpenAIResponsesVerbatimItem>): Phase | undefined {
+  const phases = new Set(sequence.filter((entry) => entry.type === "message").map(phaseOf));
+  return phases.size === 1 ? [...phases][0] : undefined;
+}
+
 /** The slots of a turn stored with its sequence: the sequence's order, then what the item has that the sequence lacks. */
 function sequenceSlots(item: ItemOf<"assistant">, sequence: ReadonlyArray<OpenAIResponsesVerbatimItem>): Slot[] {
   const slots: Slot[] = [];
   const used = new Set<number>();
+  const asStored = messagesAsStored(item, sequence);
   let messageTaken = false;
   sequence.forEach((entry, index) => {
     if (entry.type === "message") {
-      // One text for the turn: it goes where the first message was. A second stored message has no text of its own left.
-      if (!messageTaken && !isBlank(item.text)) slots.push({ kind: "message", entry: index, id: stringField(entry, "id"), phase: phaseOf(entry), status: stringField(entry, "status") });
+      const reference = { kind: "message" as const, entry: index, id: stringField(entry, "id"), status: stringField(entry, "status") };
+      if (asStored) {
+        const content = storedContentOf(entry)!;
+        const words = openAIResponsesMessageWords(content);
+        // A message with nothing to say is not sent: the API refuses blank messages (RSP-006).
+        if (!isBlank(words.text) || !isBlank(words.refusal ?? "")) slots.push({ ...reference, phase: phaseOf(entry), stored: { content, words } });
+        return;
+      }
+      // The text changed (or the reference predates stored content): one message, where the first one was.
+      if (!messageTaken && !isBlank(item.text)) slots.push({ ...reference, phase: sharedPhase(sequence) });
       messageTaken = true;
     } else if (entry.type === "function_call") {
       // A call compression or repair removed is gone from the item: its reference is skipped.
       const callIndex = item.toolCalls.findIndex((call, position) => !used.has(position) && call.id === entry.call_id);
       if (callIndex === -1) return;
       used.add(callIndex);
-      slots.push({ kind: "call", entry: index, call: item.toolCalls[callIndex]!, id: stringField(entry, "id") });
+      slots.push({ kind: "call", entry: index, call: item.toolCalls[callIndex]!, id: stringField(entry, "id"), namespace: stringField(entry, "namespace") });
     } else {
       slots.push({ kind: entry.type === "reasoning" ? "reasoning" : "verbatim", entry: index, item: entry });
     }
   });
   // Text the sequence has no message for opens the turn, so it never stands between a reasoning item and its follower.
-  if (!messageTaken && !isBlank(item.text)) slots.unshift({ kind: "message" });
+  if (!asStored && !messageTaken && !isBlank(item.text)) slots.unshift({ kind: "message" });
   item.toolCalls.forEach((call, position) => {
     if (!used.has(position)) slots.push({ kind: "call", call });
   });
-  return messageBeforeCalls(slots);
+  return messagesBeforeCalls(slots);
 }
 
 /** Reasoning items right before a slot, with the slot: a pair the API requires to stay together. */
@@ -84,19 +145,25 @@ function startOfRun(slots: ReadonlyArray<Slot>, at: number): number {
 }
 
 /**
- * A message stored after the turn's calls is moved before them, with its reasoning: in the input it
- * would stand between the calls and their outputs, which the outputs then do not answer (RSP-004).
+ * Messages stored after the turn's first call move before it, each with its reasoning, in their order:
+ * in the input they would stand between the calls and their outputs, which the outputs then do not
+ * answer (RSP-004).
  */
-function messageBeforeCalls(slots: Slot[]): Slot[] {
+function messagesBeforeCalls(slots: Slot[]): Slot[] {
   const firstCall = slots.findIndex((slot) => slot.kind === "call");
-  const message = slots.findIndex((slot) => slot.kind === "message");
-  if (firstCall === -1 || message < firstCall) return slots;
-  const moved = slots.splice(startOfRun(slots, message), message - startOfRun(slots, message) + 1);
+  if (firstCall === -1) return slots;
+  const moved: Slot[] = [];
+  for (let position = slots.length - 1; position > firstCall; position--) {
+    if (slots[position]!.kind !== "message") continue;
+    const start = startOfRun(slots, position);
+    moved.unshift(...slots.splice(start, position - start + 1));
+    position = start;
+  }
   slots.splice(startOfRun(slots, firstCall), 0, ...moved);
   return slots;
 }
 
-/** What a reasoning item may lead to: the message, a function call, or a built-in tool's call (web_search_call …). */
+/** What a reasoning item may lead to: a message, a function call, or a built-in tool's call (web_search_call …). */
 function answersReasoning(slot: Slot): boolean {
   return slot.kind === "message" || slot.kind === "call" || (slot.kind === "verbatim" && isBuiltInCallType(slot.item.type));
 }
@@ -127,17 +194,43 @@ function refusedId(slot: Slot): { id: string; name: string; refusal: string } | 
   return { id: describeValue(id), name: `${describeValue(id)} ${of}`, refusal };
 }
 
-function rendered(slot: Slot, text: string, withIds: boolean): OpenAIResponsesInputItem {
+/** A stored message's content as output parts: output_text and refusal parts as stored, other parts left out (said in `repairs`). */
+function outputContent(content: string | ReadonlyArray<unknown>, repairs: string[]): OpenAIResponsesOutputMessageContent[] {
+  if (typeof content === "string") return [{ type: "output_text", text: content, annotations: [] }];
+  return content.flatMap((part): OpenAIResponsesOutputMessageContent[] => {
+    if (!isRecord(part)) return [];
+    // An input_text part (a message written back by an application) says the same as an output_text one.
+    if (part.type === "input_text" && typeof part.text === "string") return [{ type: "output_text", text: part.text, annotations: [] }];
+    if ((part.type === "output_text" && typeof part.text === "string") || (part.type === "refusal" && typeof part.refusal === "string")) {
+      return [part as unknown as OpenAIResponsesOutputMessageContent];
+    }
+    repairs.push(otherPartNotSent(String(part.type)));
+    return [];
+  });
+}
+
+function hasCitations(content: string | ReadonlyArray<unknown>): boolean {
+  return Array.isArray(content) && content.some((part) => isRecord(part) && Array.isArray(part.annotations) && part.annotations.length > 0);
+}
+
+function rendered(slot: Slot, text: string, withIds: boolean, repairs: string[]): OpenAIResponsesInputItem | OpenAIResponsesVerbatimItem {
   switch (slot.kind) {
     case "message": {
       const phase = slot.phase === undefined ? {} : { phase: slot.phase };
-      if (!withIds || slot.id === undefined) return { type: "message", role: "assistant", content: text, ...phase };
+      const { stored } = slot;
+      if (!withIds || slot.id === undefined) {
+        if (stored !== undefined && hasCitations(stored.content) && !repairs.includes(CITATIONS_WITHOUT_ID)) repairs.push(CITATIONS_WITHOUT_ID);
+        const said = stored === undefined ? text : isBlank(stored.words.text) ? (stored.words.refusal ?? "") : stored.words.text;
+        return { type: "message", role: "assistant", content: said, ...phase };
+      }
       const status = slot.status === "incomplete" ? "incomplete" : "completed";
-      return { type: "message", role: "assistant", id: slot.id, status, content: [{ type: "output_text", text, annotations: [] }], ...phase };
+      const content = stored === undefined ? [{ type: "output_text" as const, text, annotations: [] }] : outputContent(stored.content, repairs);
+      return { type: "message", role: "assistant", id: slot.id, status, content, ...phase };
     }
     case "call": {
       const call: OpenAIResponsesFunctionCall = { type: "function_call", call_id: slot.call.id, name: slot.call.name, arguments: slot.call.arguments };
-      return withIds && slot.id !== undefined ? { type: "function_call", id: slot.id, call_id: call.call_id, name: call.name, arguments: call.arguments } : call;
+      const namespace = slot.namespace === undefined ? {} : { namespace: slot.namespace };
+      return withIds && slot.id !== undefined ? { type: "function_call", id: slot.id, call_id: call.call_id, name: call.name, arguments: call.arguments, ...namespace } : { ...call, ...namespace };
     }
     case "reasoning":
     case "verbatim":
@@ -153,7 +246,7 @@ export function renderOpenAIResponsesAssistantTurn(item: ItemOf<"assistant">): R
   if (stored.items === undefined) {
     const slots: Slot[] = [...(isBlank(item.text) ? [] : [{ kind: "message" as const }]), ...item.toolCalls.map((call) => ({ kind: "call" as const, call }))];
     if (hasReasoning && slots.length > 0) repairs.push(NO_STORED_REASONING);
-    return { input: slots.map((slot) => rendered(slot, item.text, false)), repairs };
+    return { input: slots.map((slot) => rendered(slot, item.text, false, repairs)), repairs };
   }
   // A stored item of another type goes back verbatim, id included: with an id the API refuses, it is left out.
   const slots = sequenceSlots(item, stored.items).filter((slot) => {
@@ -166,18 +259,16 @@ export function renderOpenAIResponsesAssistantTurn(item: ItemOf<"assistant">): R
   // item with no reasoning field keeps what its sequence holds: a loop's Chat-shaped log stores a
   // Responses reply's reasoning only there.
   const reasoningKept = item.reasoning === undefined || item.reasoning.length > 0;
-  const refused = slots.map(refusedId).find((found) => found !== undefined);
+  // Ids are sent only with the reasoning, so only a turn with reasoning has ids to check.
+  const refused = storedReasoning ? slots.map(refusedId).find((found) => found !== undefined) : undefined;
   const sendReasoning = storedReasoning && reasoningKept && refused === undefined && reasoningFollowed(slots);
   const sent = sendReasoning ? slots : slots.filter((slot) => slot.kind !== "reasoning");
-  // Ids tie a message or call to its reasoning: without every reasoning item of the turn, none is sent.
-  const withIds = refused === undefined && (sendReasoning || !storedReasoning);
   if (sent.length > 0) {
     if (storedReasoning && !sendReasoning) {
       repairs.push(!reasoningKept ? REASONING_TAKEN_OFF : refused !== undefined ? refusedIdOfReasoning(refused.name, refused.refusal) : REASONING_WITHOUT_FOLLOWER);
-    } else {
-      if (refused !== undefined) repairs.push(refusedIdWithoutReasoning(refused.name, refused.refusal));
-      if (hasReasoning && !storedReasoning) repairs.push(NO_STORED_REASONING);
-    }
+    } else if (hasReasoning && !storedReasoning) repairs.push(NO_STORED_REASONING);
   }
-  return { input: sent.map((slot) => rendered(slot, item.text, withIds)), repairs };
+  // Ids tie a message or call to its reasoning: with store: true the API refuses one sent without the
+  // reasoning it knows the item had, so no id goes without every reasoning item of the turn.
+  return { input: sent.map((slot) => rendered(slot, item.text, sendReasoning, repairs)), repairs };
 }

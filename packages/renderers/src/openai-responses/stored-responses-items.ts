@@ -24,7 +24,7 @@ function jsonCopy(entry: OpenAIResponsesVerbatimItem): OpenAIResponsesVerbatimIt
   }
 }
 
-export function storedResponsesItems(value: unknown, field: "sequence" | "before" | "after" | "outputParts"): StoredResponsesItems {
+export function storedResponsesItems(value: unknown, field: "sequence" | "before" | "after" | "outputParts" | "content"): StoredResponsesItems {
   if (value === undefined) return { items: undefined, problems: [] };
   const where = `metadata.extra.openaiResponses.${field}`;
   if (!Array.isArray(value)) return { items: undefined, problems: [`${where} is not a list of Responses items: it is not sent`] };
