@@ -28,6 +28,7 @@ export type {
   OpenAIResponsesRequest,
   OpenAIResponsesVerbatimItem,
 } from "./openai-responses-request.js";
+export { MIN_OUTPUT_TOKENS as OPENAI_RESPONSES_MIN_OUTPUT_TOKENS } from "./openai-responses-request-rules.js";
 export { openAIResponsesRules } from "./openai-responses-rules.js";
 export { type RenderedAssistantTurn, renderOpenAIResponsesAssistantTurn } from "./render-openai-responses-assistant-turn.js";
 export {
