@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
-import { PluginOptionsError } from "@ctxpipe/core";
-import type { OpenAIResponsesRequest } from "@ctxpipe/renderers";
+import { createPipeline, type ItemInput, PluginOptionsError } from "@ctxpipe/core";
+import { wordTokenizer } from "@ctxpipe/core/testing";
+import { OPENAI_RESPONSES_MIN_OUTPUT_TOKENS, OpenAIResponsesRendererPlugin, type OpenAIResponsesRequest } from "@ctxpipe/renderers";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { json, type LocalModelServer, silence, sse, sseText, startLocalModelServer } from "./__fixtures__/local-model-server.js";
 import { ModelError } from "./model-error.js";
@@ -34,7 +35,9 @@ const request: OpenAIResponsesRequest = {
 /** The whole (non-streaming) response for the recorded stream's output. */
 const wholeResponse = { ...(recordedEvents.at(-1)!.response as Record<string, unknown>) };
 
-const expectedSequence = [reasoningItem, { type: "message", id: messageItem.id, phase: "commentary", status: "completed" }, { type: "function_call", call_id: callA.call_id, id: callA.id, status: "completed" }, { type: "function_call", call_id: callB.call_id, id: callB.id, status: "completed" }];
+/** The message's content as the sequence keeps it: as it came, less its empty logprobs list. */
+const messageContent = (messageItem.content as Array<Record<string, unknown>>).map(({ logprobs: _empty, ...part }) => part);
+const expectedSequence = [reasoningItem, { type: "message", id: messageItem.id, phase: "commentary", status: "completed", content: messageContent }, { type: "function_call", call_id: callA.call_id, id: callA.id, status: "completed" }, { type: "function_call", call_id: callB.call_id, id: callB.id, status: "completed" }];
 
 const expectedReply = {
   text: "Je lis les deux fichiers 😀 …",
@@ -148,7 +151,7 @@ describe("openAIResponsesModel: what it sends and reads", () => {
     const { encrypted_content: _dropped, ...plainReasoning } = reasoningItem;
     server.answer(json(200, { status: "completed", output: [plainReasoning, messageItem, callA] }));
     expect((await model({ stream: false, body: { store: false } }).complete({ request })).extra).toEqual({
-      openaiResponses: { sequence: [{ type: "message", phase: "commentary", status: "completed" }, { type: "function_call", call_id: callA.call_id, status: "completed" }] },
+      openaiResponses: { sequence: [{ type: "message", phase: "commentary", status: "completed", content: messageContent }, { type: "function_call", call_id: callA.call_id, status: "completed" }] },
     });
     // Stored (the API's default), the API looks the reasoning up by its id.
     expect((await model({ stream: false }).complete({ request })).extra).toEqual({ openaiResponses: { sequence: [plainReasoning, ...expectedSequence.slice(1, 3)] } });
@@ -168,6 +171,56 @@ describe("openAIResponsesModel: what it sends and reads", () => {
     expect((await model({ stream: false }).complete({ request })).extra).toEqual({ openaiResponses: { sequence: [search, expectedSequence[1]] } });
   });
 
+  test("a call the answer cut short (response incomplete) is not run, nor kept to be sent back", async () => {
+    const cut = { ...callB, status: "incomplete", arguments: '{"path":"b.js' };
+    const incomplete = { status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: [reasoningItem, callA, cut] };
+    server.answer(json(200, incomplete));
+    const whole = await model({ stream: false }).complete({ request });
+    expect(whole.toolCalls).toEqual([expectedReply.toolCalls[0]]);
+    expect(whole.stopReason).toBe("max_output_tokens");
+    expect(whole.extra).toEqual({ openaiResponses: { sequence: [reasoningItem, expectedSequence[2]] } });
+    // Streamed: the cut call was announced and never finished; the final response says it is incomplete.
+    const added = (item: Record<string, unknown>, index: number) => ({ type: "response.output_item.added", output_index: index, item: { ...item, status: "in_progress", arguments: "" } });
+    const done = (item: Record<string, unknown>, index: number) => ({ type: "response.output_item.done", output_index: index, item });
+    const streamed = [
+      done(reasoningItem, 0),
+      added(callA, 1),
+      done(callA, 1),
+      added(cut, 2),
+      { type: "response.function_call_arguments.delta", output_index: 2, delta: '{"path":"b.js' },
+      { type: "response.incomplete", response: incomplete },
+    ];
+    server.answer(sse(sseText(streamed.map((data) => ({ event: data.type, data })))));
+    const reply = await model().complete({ request });
+    expect(reply.toolCalls).toEqual([expectedReply.toolCalls[0]]);
+    expect(reply.extra).toEqual(whole.extra);
+  });
+
+  test("two messages of one answer are kept apart, each with its own content, so the next request sends each as it was", async () => {
+    const commentary = { type: "message", id: "msg_1", role: "assistant", status: "completed", phase: "commentary", content: [{ type: "output_text", text: "Searching.", annotations: [] }] };
+    const answer = {
+      type: "message",
+      id: "msg_2",
+      role: "assistant",
+      status: "completed",
+      phase: "final_answer",
+      content: [{ type: "output_text", text: "May 4 [1].", annotations: [{ type: "url_citation", url: "https://example.test", title: "T", start_index: 6, end_index: 9 }] }],
+    };
+    const search = { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "date" } };
+    const output = [reasoningItem, commentary, search, answer];
+    server.answer(json(200, { status: "completed", output }));
+    const reply = await model({ stream: false }).complete({ request });
+    expect(reply.text).toBe("Searching.\nMay 4 [1].");
+    const pipeline = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin()] });
+    const items: ItemInput[] = [
+      { id: "u", type: "user", text: "When?" },
+      { id: "a", type: "assistant", text: reply.text, metadata: { extra: reply.extra } },
+      { id: "u2", type: "user", text: "Thanks." },
+    ];
+    const next = await pipeline.build(items, { renderer: "openai-responses", tokenizer: wordTokenizer });
+    expect(next.request.input.slice(1, -1)).toEqual(output);
+  });
+
   test("the environment gives the base URL and the key; options win over it; no key means no Authorization header", async () => {
     server.answer(json(200, wholeResponse));
     const env = { OPENAI_BASE_URL: `${server.url}/env/v1/`, OPENAI_API_KEY: "sk-env" };
@@ -185,6 +238,9 @@ describe("openAIResponsesModel: what it sends and reads", () => {
     expect(() => openAIResponsesModel({ env: {} } as never)).toThrow(PluginOptionsError);
     expect(() => openAIResponsesModel({ env: {} } as never)).toThrow(/→ at model/);
     expect(() => openAIResponsesModel({ model: "m", env: {}, maxOutputTokens: 0 })).toThrow(/→ at maxOutputTokens/);
+    // It replaces the request's value, and the API refuses less than 16 (RSP-021), as the renderer's option does.
+    expect(() => openAIResponsesModel({ model: "m", env: {}, maxOutputTokens: 15 })).toThrow(/the Responses API takes a max_output_tokens of 16 or more\n {2}→ at maxOutputTokens/);
+    expect(() => openAIResponsesModel({ model: "m", env: {}, maxOutputTokens: OPENAI_RESPONSES_MIN_OUTPUT_TOKENS })).not.toThrow();
     expect(() => openAIResponsesModel({ model: "m", env: {}, maxTokens: 10 } as never)).toThrow(/maxTokens/);
     expect(() => openAIResponsesModel({ model: "m", env: {}, body: { input: [] } })).toThrow(/input comes from the build \(or the model option\); the body cannot set it\n {2}→ at body\.input/);
     expect(() => openAIResponsesModel({ model: "m", env: {}, body: { stream: false } })).toThrow(/→ at body\.stream/);

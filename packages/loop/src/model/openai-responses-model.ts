@@ -17,10 +17,14 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** The request's own fields: the build writes them, so `body` cannot replace them. */
 const REQUEST_FIELDS = ["input", "instructions", "tools", "model", "stream"] as const;
 
+/** The least max_output_tokens the Responses API takes (RSP-021; @ctxpipe/renderers' OPENAI_RESPONSES_MIN_OUTPUT_TOKENS). */
+const MIN_OUTPUT_TOKENS = 16;
+
 const { maxTokens: _maxTokens, body: _body, ...sharedShape } = httpModelOptionsShape;
 const optionsSchema = z.strictObject({
   ...sharedShape,
-  maxOutputTokens: z.number().int().positive().optional(),
+  // It replaces the request's value, so one the API refuses is refused here, as the renderer's option is.
+  maxOutputTokens: z.number().int().min(MIN_OUTPUT_TOKENS, `the Responses API takes a max_output_tokens of ${MIN_OUTPUT_TOKENS} or more`).optional(),
   body: z
     .record(z.string(), z.unknown())
     .superRefine((body, context) => {
@@ -44,7 +48,7 @@ export interface OpenAIResponsesModelOptions {
   readonly stream?: boolean;
   /** The whole call, reading the answer included, must end within this time. Default 600000 (10 minutes). */
   readonly timeoutMs?: number;
-  /** Sent as `max_output_tokens`, replacing the request's (the renderer's option or the build's reserve). */
+  /** Sent as `max_output_tokens`, replacing the request's (the renderer's option or the build's reserve): 16 or more, the API's minimum. */
   readonly maxOutputTokens?: number;
   readonly temperature?: number;
   /**

@@ -30,6 +30,7 @@ const functionCallSchema = z.looseObject({
   type: z.literal("function_call"),
   id: z.string().optional(),
   status: z.string().optional(),
+  namespace: z.string().optional(),
   call_id: z.string().min(1),
   name: z.string().min(1),
   arguments: z.string(),
@@ -106,13 +107,28 @@ export function readOutputItems(context: ResponsesReplyContext, output: Readonly
       case "message": {
         const message = parseItem(context, messageSchema, item, where);
         const phase = message.phase ?? undefined;
-        sequence.push({ type: "message", ...withId(message.id), ...(phase === undefined ? {} : { phase }), ...(message.status === undefined ? {} : { status: message.status }) });
+        // Each message keeps its own content (citations, refusal parts): the renderer sends it back as it was.
+        sequence.push({
+          type: "message",
+          ...withId(message.id),
+          ...(phase === undefined ? {} : { phase }),
+          ...(message.status === undefined ? {} : { status: message.status }),
+          content: storedContent(item.content),
+        });
         break;
       }
       case "function_call": {
         const call = parseItem(context, functionCallSchema, item, where);
+        // A call the answer cut short (response.incomplete: max_output_tokens) has arguments cut short too: it is not run, nor sent back.
+        if (call.status === "incomplete" || call.status === "in_progress") break;
         toolCalls.push({ id: call.call_id, name: call.name, arguments: call.arguments });
-        sequence.push({ type: "function_call", call_id: call.call_id, ...withId(call.id), ...(call.status === undefined ? {} : { status: call.status }) });
+        sequence.push({
+          type: "function_call",
+          call_id: call.call_id,
+          ...withId(call.id),
+          ...(call.status === undefined ? {} : { status: call.status }),
+          ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
+        });
         break;
       }
       case "reasoning": {
@@ -126,8 +142,18 @@ export function readOutputItems(context: ResponsesReplyContext, output: Readonly
     }
   });
   const kept = reasoningLost ? sequence.map((entry) => (entry.type === "message" || entry.type === "function_call" ? withoutId(entry) : entry)) : sequence;
-  const keep = kept.some((entry) => (entry.type !== "message" && entry.type !== "function_call") || "id" in entry || "phase" in entry);
+  const keep = kept.some((entry) => (entry.type !== "message" && entry.type !== "function_call") || "id" in entry || "phase" in entry || "namespace" in entry);
   return { toolCalls, ...(keep ? { responses: { sequence: kept } } : {}) };
+}
+
+/** A message's content as stored: as it came, less the empty logprobs list every output_text carries. */
+function storedContent(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  return content.map((part: unknown) => {
+    if (typeof part !== "object" || part === null || !Array.isArray((part as { logprobs?: unknown }).logprobs) || (part as { logprobs: unknown[] }).logprobs.length > 0) return part;
+    const { logprobs: _empty, ...rest } = part as Record<string, unknown>;
+    return rest;
+  });
 }
 
 function withoutId(entry: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
