@@ -57,15 +57,19 @@ interface TurnDraft {
  * field of every problem; fields it does not know are kept in `metadata.extra`.
  *
  * - A `message` (with or without `type`) of role user → user (input_text joined with "\n", images and
- *   files by URL, data or file id → attachments); system or developer → system.
+ *   files by URL, data or file id → attachments); system or developer → system. A content list with
+ *   parts the item has no place for is kept whole in `metadata.extra.openaiResponses.content`.
  * - A run of consecutive reasoning items, assistant messages and function_calls (with any items of
- *   other types between them) → one assistant item: the messages' text (refusal text when there is no
- *   other), the calls (`id` = `call_id`), one reasoning entry per reasoning item (its summary texts
- *   joined with "\n"). `metadata.extra.openaiResponses.sequence` lists the turn's stored items in order
- *   (messages and calls as references with their `id`, `status` and `phase`; everything else verbatim)
- *   whenever the turn holds more than a plain message and its calls.
+ *   other types between them, and the built-in tool calls that end it) → one assistant item: the
+ *   messages' texts (openAIResponsesTurnText), the calls (`id` = `call_id`), one reasoning entry per
+ *   reasoning item (its summary texts joined with "\n"). `metadata.extra.openaiResponses.sequence`
+ *   lists the turn's stored items in order (messages as references with their `id`, `status`, `phase`
+ *   and own `content`, calls with their `id`, `status` and `namespace`; everything else verbatim)
+ *   whenever the turn holds more than a plain message and its calls. A run with no message and no call
+ *   (reasoning and a built-in call) makes no item: it is kept verbatim, as items of other types are.
  * - A `function_call_output` → tool-result; its tool name is its own `name`, else the call's. An output
- *   given as a list of parts imports as the text of its input_text parts, the list kept in `outputParts`.
+ *   given as a list of parts imports as openAIResponsesOutputText (its text parts, a marker per image
+ *   or file), the list kept in `outputParts`.
  * - Items of any other type outside a turn are kept verbatim in the next item's `before` (the last
  *   item's `after` at the end of the log).
  *
