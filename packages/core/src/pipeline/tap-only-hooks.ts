@@ -13,8 +13,9 @@ import { parseItem } from "../model/parse-items.js";
 import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { ModelLimits, ModelLimitsRequest } from "../spec/model-limits.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
-import { internalsOf } from "./build-context.js";
+import { internalsOf, type Lane } from "./build-context.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
+import { countBelow, type InOrder, InOrderMemo, type Walked } from "./in-order.js";
 import type { ItemsWaterfallHook, RenderBailHook, RequestValidateSeriesHook, RunnableHooks } from "./create-pipeline-hooks.js";
 import type { ItemsHook, Items, PipelineHooks, RenderHook, RequestValidateHook, TapOptions } from "./pipeline-hooks.js";
 import { STAGE, type StageLabel } from "./stage.js";
@@ -74,60 +75,6 @@ function checkRecordedRemovals(internal: Internals, plugin: string, hook: StageL
   }
 }
 
-/** Returned lists that are told apart without a lookup per item allow at most this many new items. */
-const MAX_INSERTED = 16;
-
-interface InOrder {
-  /** Positions of `before` left out, as [start, end) runs in order: a window drops one long run. */
-  readonly leftOut: ReadonlyArray<readonly [number, number]>;
-  /** Positions in the returned list of items that are not in `before` (no id of `before` either). */
-  readonly inserted: number[];
-  /**
-   * New objects in the place of the item of `before` with their id (a cleared result), as [position
-   * in the returned list, position in before].
-   */
-  readonly replaced: Array<readonly [number, number]>;
-}
-
-/**
- * Most taps return some of the items they were given, in the same order (a filter, a window), maybe
- * with a few new ones (a system prompt, a synthesized result): then every kept item is known valid
- * and one walk over both lists says which were kept. Undefined when the list is anything else.
- */
-function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | undefined {
-  const leftOut: Array<[number, number]> = [];
-  const inserted: number[] = [];
-  const replaced: Array<readonly [number, number]> = [];
-  let from = 0;
-  for (let position = 0; position < returned.length; position++) {
-    const candidate = returned[position];
-    if (from < before.length && before[from] === candidate) {
-      from++;
-      continue;
-    }
-    // In the place of the next item, under its id: a replacement (a strategy's placeholder).
-    if (from < before.length && typeof candidate === "object" && candidate !== null && (candidate as { id?: unknown }).id === before[from]!.id) {
-      replaced.push([position, from]);
-      from++;
-      continue;
-    }
-    let ahead = from;
-    while (ahead < before.length && before[ahead] !== candidate) ahead++;
-    if (ahead < before.length) {
-      leftOut.push([from, ahead]);
-      from = ahead + 1;
-      continue;
-    }
-    // Not ahead: new, or moved back, or a new object under a kept id; only the first is taken here.
-    if (inserted.length === MAX_INSERTED || typeof candidate !== "object" || candidate === null) return undefined;
-    const id = (candidate as { id?: unknown }).id;
-    for (const item of before) if (item === candidate || item.id === id) return undefined;
-    inserted.push(position);
-  }
-  if (from < before.length) leftOut.push([from, before.length]);
-  return { leftOut, inserted, replaced };
-}
-
 /**
  * The fast check of what a tap did to a list it returned in order: every removal it recorded is of an
  * item it left out, in list order, and every other decision is about an item it added. Records the
@@ -161,30 +108,36 @@ function acceptRecordedInOrder(internal: Internals, plugin: string, before: Item
   return true;
 }
 
-function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, before: Items, returned: ReadonlyArray<unknown>, order: InOrder): Items {
-  const accepted = returned.slice() as Item[];
+function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, before: Items, returned: ReadonlyArray<unknown>, walked: Walked, memo: InOrderMemo): Items {
+  const { order, start, prior } = walked;
+  // Under `start` the returned list holds last build's objects, already parsed when its check passed.
+  const reused = prior === undefined ? 0 : start;
+  const accepted = (reused === 0 ? returned.slice() : (prior!.items.slice(0, reused) as unknown[]).concat(returned.slice(reused))) as Item[];
+  const parse = (position: number): Item => {
+    if (position < reused) return accepted[position]!;
+    const parsed = parseItem(returned[position] as Item, position);
+    if (Array.isArray(parsed)) {
+      const issue = parsed[0]!;
+      const id = issue.id === undefined ? "" : ` (id "${issue.id}")`;
+      throw failure(plugin, hook, `returned an invalid item at position ${position}${id}, field ${formatFieldPath(issue.path)}: ${issue.message}`);
+    }
+    accepted[position] = parsed;
+    return parsed;
+  };
   const addedIds = new Set<string>();
   for (const position of order.inserted) {
-    const parsed = parseItem(returned[position] as Item, position);
-    if (Array.isArray(parsed)) {
-      const issue = parsed[0]!;
-      const id = issue.id === undefined ? "" : ` (id "${issue.id}")`;
-      throw failure(plugin, hook, `returned an invalid item at position ${position}${id}, field ${formatFieldPath(issue.path)}: ${issue.message}`);
-    }
+    const parsed = parse(position);
     if (addedIds.has(parsed.id)) throw failure(plugin, hook, `returned two items with the id "${parsed.id}"; ids must stay unique`);
     addedIds.add(parsed.id);
-    accepted[position] = parsed;
   }
-  const replacedIds = new Set<string>();
-  for (const [position] of order.replaced) {
-    const parsed = parseItem(returned[position] as Item, position);
-    if (Array.isArray(parsed)) {
-      const issue = parsed[0]!;
-      const id = issue.id === undefined ? "" : ` (id "${issue.id}")`;
-      throw failure(plugin, hook, `returned an invalid item at position ${position}${id}, field ${formatFieldPath(issue.path)}: ${issue.message}`);
-    }
-    replacedIds.add(parsed.id);
-    accepted[position] = parsed;
+  // The same replacements as last build's (all under `start`, as many): the same ids.
+  const reusedCount = prior === undefined ? 0 : countBelow(order.replaced, reused);
+  let replacedIds: ReadonlySet<string>;
+  if (prior !== undefined && reusedCount === order.replaced.length && reusedCount === prior.replacedIds.size) replacedIds = prior.replacedIds;
+  else {
+    const ids = new Set<string>();
+    for (const [position] of order.replaced) ids.add(parse(position).id);
+    replacedIds = ids;
   }
   if (acceptRecordedInOrder(internal, plugin, before, order.leftOut, addedIds, replacedIds)) {
     for (const position of order.inserted) {
@@ -197,19 +150,20 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
       const item = accepted[position]!;
       if (item !== before[at] && !touched!.has(item.id)) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
     }
+    memo.keep({ items: accepted, replacedIds });
     return accepted;
   }
   return acceptAny(internal, plugin, hook, before, accepted);
 }
 
 /** Checks a stage tap's returned list and records what it did without saying. */
-function acceptItems(context: object, plugin: string, hook: StageLabel, before: Items, returned: unknown): Items {
+function acceptItems(context: object, plugin: string, hook: StageLabel, before: Items, returned: unknown, memo: InOrderMemo): Items {
   if (!Array.isArray(returned)) {
     throw failure(plugin, hook, `returned ${returned === null ? "null" : typeof returned} instead of an item array; return the new list, or undefined to keep it`);
   }
   const internal = internalsOf(context);
-  const order = inOrder(before, returned);
-  if (order !== undefined) return acceptInOrder(internal, plugin, hook, before, returned, order);
+  const walked = memo.of(before, returned);
+  if (walked !== undefined) return acceptInOrder(internal, plugin, hook, before, returned, walked, memo);
   return acceptAny(internal, plugin, hook, before, returned);
 }
 
@@ -254,16 +208,25 @@ function acceptAny(internal: Internals, plugin: string, hook: StageLabel, before
 function itemsHook(hook: ItemsWaterfallHook, label: StageLabel, guard: HookGuard): ItemsHook {
   const register = (options: TapOptions, fn: (items: Items, context: never) => unknown) => {
     const tap = normalizeTapOptions(options, label, guard);
+    // This tap's last check per lane: a rebuild's lists start as last build's did.
+    const memos = new Map<Lane, InOrderMemo>();
     hook.tapPromise(tap, async (items, context) => {
-      internalsOf(context).enterTap(tap.name);
+      const internal = internalsOf(context);
+      internal.enterTap(tap.name);
       let returned: unknown;
       try {
         returned = await fn(items, context as never);
       } catch (error) {
         throw wrapThrown(tap.name, label, error);
       }
-      if (returned !== undefined) return acceptItems(context, tap.name, label, items, returned);
-      const internal = internalsOf(context);
+      if (returned !== undefined) {
+        let memo = memos.get(internal.lane);
+        if (memo === undefined) {
+          memo = new InOrderMemo();
+          memos.set(internal.lane, memo);
+        }
+        return acceptItems(context, tap.name, label, items, returned, memo);
+      }
       if (internal.log.runsFrom(internal.tapStart).some((run) => REMOVALS.has(run.event.decision))) {
         const present = new Set(items.map((item) => item.id));
         checkRecordedRemovals(internal, tap.name, label, (id) => present.has(id));

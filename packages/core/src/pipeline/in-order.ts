@@ -1,0 +1,187 @@
+// How a list a stage tap returned relates to the list it was given, when it kept their order: which
+// items it left out, added or replaced. Told apart in one walk over both lists; the walk is kept per
+// tap and lane, so a rebuild whose lists start as last build's did walks only past what they share.
+import type { Items } from "./pipeline-hooks.js";
+import { sharedPrefixLength } from "./input-preparer.js";
+
+/** Returned lists that are told apart without a lookup per item allow at most this many new items. */
+const MAX_INSERTED = 16;
+
+export interface InOrder {
+  /** Positions of `before` left out, as [start, end) runs in order: a window drops one long run. */
+  readonly leftOut: ReadonlyArray<readonly [number, number]>;
+  /** Positions in the returned list of items that are not in `before` (no id of `before` either). */
+  readonly inserted: ReadonlyArray<number>;
+  /**
+   * New objects in the place of the item of `before` with their id (a cleared result), as [position
+   * in the returned list, position in before].
+   */
+  readonly replaced: ReadonlyArray<readonly [number, number]>;
+}
+
+/** One walk: both lists as they were (pipeline lists are not changed once made; the returned one is copied). */
+interface Walk {
+  readonly before: Items;
+  readonly beforeLength: number;
+  readonly returned: ReadonlyArray<unknown>;
+  readonly order: InOrder;
+  /** For each run of `order.leftOut`, the position of the returned list at which the walk found it. */
+  readonly leftOutAt: ReadonlyArray<number>;
+  /** What the tap's check made of the returned list, once it passed (see InOrderMemo.keep). */
+  accepted?: Accepted;
+}
+
+/** The checked list handed on (new and replacing items parsed) and the ids of the replacing items. */
+export interface Accepted {
+  readonly items: Items;
+  readonly replacedIds: ReadonlySet<string>;
+}
+
+export interface Walked {
+  readonly order: InOrder;
+  /** Positions of the returned list under this one are as in the last walk: the same objects, the same verdicts. */
+  readonly start: number;
+  /** The last walk's accepted list, when `start` > 0 and its check passed. */
+  readonly prior: Accepted | undefined;
+}
+
+/**
+ * Most taps return some of the items they were given, in the same order (a filter, a window), maybe
+ * with a few new ones (a system prompt, a synthesized result): then every kept item is known valid
+ * and one walk over both lists says which were kept. Undefined when the list is anything else.
+ */
+export function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | undefined {
+  return walk(before, returned, undefined)?.order;
+}
+
+/** inOrder, resumed from the last walk of the same tap where both lists still start as they did then. */
+export class InOrderMemo {
+  #last: Walk | undefined;
+
+  of(before: Items, returned: ReadonlyArray<unknown>): Walked | undefined {
+    const last = this.#last;
+    this.#last = undefined;
+    const resumed = last === undefined ? undefined : resumePoint(before, returned, last);
+    const done = walk(before, returned, resumed === undefined ? undefined : { last: last!, ...resumed });
+    this.#last = done;
+    if (done === undefined) return undefined;
+    return { order: done.order, start: resumed?.start ?? 0, prior: resumed === undefined ? undefined : last!.accepted };
+  }
+
+  /** What the check of the list last walked made of it: the next build reuses it for the positions they share. */
+  keep(accepted: Accepted): void {
+    if (this.#last !== undefined) this.#last.accepted = accepted;
+  }
+}
+
+interface Resume {
+  readonly last: Walk;
+  readonly start: number;
+  readonly from: number;
+}
+
+function walk(before: Items, returned: ReadonlyArray<unknown>, resume: Resume | undefined): Walk | undefined {
+  let leftOut: Array<readonly [number, number]> = [];
+  let leftOutAt: number[] = [];
+  let inserted: number[] = [];
+  let replaced: Array<readonly [number, number]> = [];
+  let start = 0;
+  let from = 0;
+  if (resume !== undefined) {
+    // Everything the walk decided before `start` read only positions of `before` under `from`, which
+    // are the same objects; an item it took as new was not in `before` then, and is not in its new tail.
+    const { last } = resume;
+    ({ start, from } = resume);
+    const runs = last.leftOutAt.findIndex((position) => position >= start);
+    const kept = runs === -1 ? last.leftOutAt.length : runs;
+    leftOut = last.order.leftOut.slice(0, kept);
+    leftOutAt = last.leftOutAt.slice(0, kept);
+    inserted = last.order.inserted.filter((position) => position < start);
+    replaced = last.order.replaced.slice(0, countBelow(last.order.replaced, start));
+  }
+  for (let position = start; position < returned.length; position++) {
+    const candidate = returned[position];
+    if (from < before.length && before[from] === candidate) {
+      from++;
+      continue;
+    }
+    // In the place of the next item, under its id: a replacement (a strategy's placeholder).
+    if (from < before.length && typeof candidate === "object" && candidate !== null && (candidate as { id?: unknown }).id === before[from]!.id) {
+      replaced.push([position, from]);
+      from++;
+      continue;
+    }
+    let ahead = from;
+    while (ahead < before.length && before[ahead] !== candidate) ahead++;
+    if (ahead < before.length) {
+      leftOut.push([from, ahead]);
+      leftOutAt.push(position);
+      from = ahead + 1;
+      continue;
+    }
+    // Not ahead: new, or moved back, or a new object under a kept id; only the first is taken here.
+    if (inserted.length === MAX_INSERTED || !isNew(candidate, before, 0)) return undefined;
+    inserted.push(position);
+  }
+  if (from < before.length) {
+    leftOut.push([from, before.length]);
+    leftOutAt.push(returned.length);
+  }
+  return { before, beforeLength: before.length, returned: returned.slice(), order: { leftOut, inserted, replaced }, leftOutAt };
+}
+
+/** How many replacements are at positions under `start` (they are in position order). */
+export function countBelow(replaced: ReadonlyArray<readonly [number, number]>, start: number): number {
+  let low = 0;
+  let high = replaced.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (replaced[middle]![0] < start) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Where the last walk stood in `before` when it came to `position` of the returned list. */
+function fromAt(last: Walk, position: number): number {
+  // Each position of the returned list moves the walk one item on, but a new item (none) and a left-out run (its length too).
+  let from = position;
+  for (const inserted of last.order.inserted) if (inserted < position) from--;
+  for (let run = 0; run < last.leftOutAt.length && last.leftOutAt[run]! < position; run++) from += last.order.leftOut[run]![1] - last.order.leftOut[run]![0];
+  return from;
+}
+
+/** Whether `candidate` is an object that is not in `before` from `start` on, nor shares an id with one there. */
+function isNew(candidate: unknown, before: Items, start: number): boolean {
+  if (typeof candidate !== "object" || candidate === null) return false;
+  const id = (candidate as { id?: unknown }).id;
+  for (let index = start; index < before.length; index++) {
+    const item = before[index]!;
+    if (item === candidate || item.id === id) return false;
+  }
+  return true;
+}
+
+/**
+ * The furthest position of `returned` up to which the last walk holds: both lists the same objects up
+ * to there, and the items it took as new still not in `before`. Undefined when there is none worth it.
+ */
+function resumePoint(before: Items, returned: ReadonlyArray<unknown>, last: Walk): { start: number; from: number } | undefined {
+  const sharedBefore = Math.min(last.beforeLength, last.before === before ? before.length : sharedPrefixLength(before, last.before));
+  // A walk that stood past the shared part of `before` read items that may have changed: the last
+  // position where it stood within it (the walk only moves on).
+  let low = 0;
+  let high = sharedPrefixLength(returned, last.returned);
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (fromAt(last, middle) <= sharedBefore) low = middle;
+    else high = middle - 1;
+  }
+  const start = low;
+  if (start === 0) return undefined;
+  for (const position of last.order.inserted) {
+    if (position >= start) break;
+    if (!isNew(returned[position], before, sharedBefore)) return undefined;
+  }
+  return { start, from: fromAt(last, start) };
+}
