@@ -4,10 +4,10 @@
 import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
 import type { Item } from "../model/item.js";
-import type { Items, PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
-import { type Lane, laneOf } from "../pipeline/build-context.js";
-import { sharedPrefixLength } from "../pipeline/input-preparer.js";
+import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
+import { laneOf } from "../pipeline/build-context.js";
 import { STAGE } from "../pipeline/stage.js";
+import { MatchingPositions, withoutPositions } from "./matching-positions.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "FilterPlugin";
@@ -31,6 +31,8 @@ export type FilterPluginOptions = z.input<typeof filterPluginOptionsSchema>;
 export class FilterPlugin implements PipelinePlugin {
   readonly name = PLUGIN_NAME;
   readonly #options: z.output<typeof filterPluginOptionsSchema>;
+  // Where the items to drop are: a rebuild asks only the items appended since the last one.
+  readonly #dropped = new MatchingPositions((item) => this.#reasonToDrop(item) !== undefined);
 
   constructor(options: FilterPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, filterPluginOptionsSchema, options);
@@ -50,35 +52,10 @@ export class FilterPlugin implements PipelinePlugin {
 
   apply(pipeline: PluginHost): void {
     pipeline.hooks.filter.tap({ name: PLUGIN_NAME, stage: this.#options.stage }, (items, context) => {
-      const { kept, dropped } = this.#filter(items, laneOf(context));
-      for (const { item, reason } of dropped) context.report.drop(item, reason);
-      return kept.length === items.length ? undefined : kept;
+      const positions = this.#dropped.of(items, laneOf(context));
+      if (positions.length === 0) return undefined;
+      for (const position of positions) context.report.drop(items[position]!, this.#reasonToDrop(items[position]!)!);
+      return withoutPositions(items, positions);
     });
   }
-
-  /** The last list filtered, per lane: a list that starts with the same items reuses what was decided for them. */
-  readonly #last = new Map<Lane, { items: Items; kept: Item[]; keptBefore: number[]; dropped: Dropped[] }>();
-
-  #filter(items: Items, lane: Lane): { kept: Item[]; dropped: Dropped[] } {
-    const last = this.#last.get(lane) ?? { items: [], kept: [], keptBefore: [0], dropped: [] };
-    const shared = sharedPrefixLength(items, last.items);
-    const kept = last.kept.slice(0, last.keptBefore[shared]);
-    const keptBefore = last.keptBefore.slice(0, shared + 1);
-    const dropped = last.dropped.filter((entry) => entry.position < shared);
-    for (let position = shared; position < items.length; position++) {
-      const item = items[position]!;
-      const reason = this.#reasonToDrop(item);
-      if (reason === undefined) kept.push(item);
-      else dropped.push({ item, reason, position });
-      keptBefore.push(kept.length);
-    }
-    this.#last.set(lane, { items: items.slice(), kept: kept.slice(), keptBefore, dropped });
-    return { kept, dropped };
-  }
-}
-
-interface Dropped {
-  readonly item: Item;
-  readonly reason: string;
-  readonly position: number;
 }

@@ -3,12 +3,13 @@
 // the system messages stored in the conversation (storedSystemMessages).
 import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
-import type { Item, ItemOf } from "../model/item.js";
+import type { ItemOf } from "../model/item.js";
 import { type Lane, laneOf } from "../pipeline/build-context.js";
 import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import type { StageContext } from "../pipeline/stage-context.js";
 import { STAGE } from "../pipeline/stage.js";
 import { SYSTEM_PROMPT_ID } from "../pipeline/system-prompt-id.js";
+import { MatchingPositions, withoutPositions } from "./matching-positions.js";
 import { parsePluginOptions } from "./parse-plugin-options.js";
 
 const PLUGIN_NAME = "InsertSystemPlugin";
@@ -49,6 +50,8 @@ export class InsertSystemPlugin implements PipelinePlugin {
   readonly #options: z.output<typeof insertSystemPluginOptionsSchema>;
   // The same prompt gives the same item object, so per-item token caches keep hitting across builds.
   readonly #last = new Map<Lane, ItemOf<"system">>();
+  // Where the stored system messages are: a rebuild looks only at the items appended since the last one.
+  readonly #stored = new MatchingPositions((item) => item.type === "system");
 
   constructor(options: InsertSystemPluginOptions = {}) {
     this.#options = parsePluginOptions(PLUGIN_NAME, insertSystemPluginOptionsSchema, options);
@@ -61,27 +64,23 @@ export class InsertSystemPlugin implements PipelinePlugin {
       const placementOf = this.#placements(included, composed.length > 0);
 
       // Stored system messages are placed first: those that join the prompt become parts of it.
-      let rest: Item[] | undefined;
-      let leading = true;
+      const taken: number[] = [];
       const order = Math.max(0, ...composed.map((part) => part.order));
-      items.forEach((item, position) => {
-        if (item.type !== "system") {
-          leading = false;
-          rest?.push(item);
-          return;
-        }
-        const placement = placementOf(item, leading);
-        if (placement === undefined) {
-          rest?.push(item);
-          return;
-        }
-        rest ??= items.slice(0, position);
+      const stored = this.#stored.of(items, laneOf(context));
+      for (let index = 0; index < stored.length; index++) {
+        const position = stored[index]!;
+        const item = items[position] as ItemOf<"system">;
+        // Leading: every item before it is a stored system message too.
+        const placement = placementOf(item, position === index);
+        if (placement === undefined) continue;
+        taken.push(position);
         if ("drop" in placement) context.report.drop(item, placement.drop);
         else {
           context.system.add({ id: item.id, text: item.text, order });
           context.report.merge(item, SYSTEM_PROMPT_ID, placement.reason);
         }
-      });
+      }
+      const rest = taken.length === 0 ? undefined : withoutPositions(items, taken);
 
       const system = included ? this.#prompt(context) : undefined;
       if (system === undefined) return rest;

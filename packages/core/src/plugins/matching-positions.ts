@@ -47,3 +47,15 @@ export class MatchingPositions {
     return positions;
   }
 }
+
+/** The items but those at `positions` (in order), copied in runs between them. */
+export function withoutPositions(items: Items, positions: ReadonlyArray<number>): Item[] {
+  const kept: Item[] = [];
+  let from = 0;
+  for (const position of positions) {
+    for (let at = from; at < position; at++) kept.push(items[at]!);
+    from = position + 1;
+  }
+  for (let at = from; at < items.length; at++) kept.push(items[at]!);
+  return kept;
+}
