@@ -29,6 +29,14 @@ interface Walk {
   readonly leftOutAt: ReadonlyArray<number>;
   /** What the tap's check made of the returned list, once it passed (see InOrderMemo.keep). */
   accepted?: Accepted;
+  /** The ids of `before`'s first items, made when a new item had to be told from them. */
+  readonly ids: BeforeIds | undefined;
+}
+
+/** The ids of a list's first `length` items: kept while the list only grows, so a new item is told apart without reading every id. */
+interface BeforeIds {
+  readonly set: Set<string>;
+  length: number;
 }
 
 /** The checked list handed on (new and replacing items parsed) and the ids of the replacing items. */
@@ -51,7 +59,7 @@ export interface Walked {
  * and one walk over both lists says which were kept. Undefined when the list is anything else.
  */
 export function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrder | undefined {
-  return walk(before, returned, undefined)?.order;
+  return walk(before, returned, undefined, undefined)?.order;
 }
 
 /** inOrder, resumed from the last walk of the same tap where both lists still start as they did then. */
@@ -61,8 +69,10 @@ export class InOrderMemo {
   of(before: Items, returned: ReadonlyArray<unknown>): Walked | undefined {
     const last = this.#last;
     this.#last = undefined;
-    const resumed = last === undefined ? undefined : resumePoint(before, returned, last);
-    const done = walk(before, returned, resumed === undefined ? undefined : { last: last!, ...resumed });
+    const sharedBefore = last === undefined ? 0 : Math.min(last.beforeLength, last.before === before ? before.length : sharedPrefixLength(before, last.before));
+    const resumed = last === undefined ? undefined : resumePoint(before, returned, last, sharedBefore);
+    const ids = last?.ids !== undefined && last.ids.length <= sharedBefore ? last.ids : undefined;
+    const done = walk(before, returned, resumed === undefined ? undefined : { last: last!, ...resumed }, ids);
     this.#last = done;
     if (done === undefined) return undefined;
     return { order: done.order, start: resumed?.start ?? 0, prior: resumed === undefined ? undefined : last!.accepted };
@@ -80,7 +90,15 @@ interface Resume {
   readonly from: number;
 }
 
-function walk(before: Items, returned: ReadonlyArray<unknown>, resume: Resume | undefined): Walk | undefined {
+function walk(before: Items, returned: ReadonlyArray<unknown>, resume: Resume | undefined, knownIds: BeforeIds | undefined): Walk | undefined {
+  let ids = knownIds;
+  // Whether an object is not in `before` and shares no id with an item there (an item there has its own id).
+  const isNewItem = (candidate: unknown): boolean => {
+    if (typeof candidate !== "object" || candidate === null) return false;
+    ids ??= { set: new Set(), length: 0 };
+    for (; ids.length < before.length; ids.length++) ids.set.add(before[ids.length]!.id);
+    return !ids.set.has((candidate as { id?: unknown }).id as string);
+  };
   let leftOut: Array<readonly [number, number]> = [];
   let leftOutAt: number[] = [];
   let inserted: number[] = [];
@@ -120,14 +138,14 @@ function walk(before: Items, returned: ReadonlyArray<unknown>, resume: Resume | 
       continue;
     }
     // Not ahead: new, or moved back, or a new object under a kept id; only the first is taken here.
-    if (inserted.length === MAX_INSERTED || !isNew(candidate, before, 0)) return undefined;
+    if (inserted.length === MAX_INSERTED || !isNewItem(candidate)) return undefined;
     inserted.push(position);
   }
   if (from < before.length) {
     leftOut.push([from, before.length]);
     leftOutAt.push(returned.length);
   }
-  return { before, beforeLength: before.length, returned: returned.slice(), order: { leftOut, inserted, replaced }, leftOutAt };
+  return { before, beforeLength: before.length, returned: returned.slice(), order: { leftOut, inserted, replaced }, leftOutAt, ids };
 }
 
 /** How many replacements are at positions under `start` (they are in position order). */
@@ -166,8 +184,7 @@ function isNew(candidate: unknown, before: Items, start: number): boolean {
  * The furthest position of `returned` up to which the last walk holds: both lists the same objects up
  * to there, and the items it took as new still not in `before`. Undefined when there is none worth it.
  */
-function resumePoint(before: Items, returned: ReadonlyArray<unknown>, last: Walk): { start: number; from: number } | undefined {
-  const sharedBefore = Math.min(last.beforeLength, last.before === before ? before.length : sharedPrefixLength(before, last.before));
+function resumePoint(before: Items, returned: ReadonlyArray<unknown>, last: Walk, sharedBefore: number): { start: number; from: number } | undefined {
   // A walk that stood past the shared part of `before` read items that may have changed: the last
   // position where it stood within it (the walk only moves on).
   let low = 0;
