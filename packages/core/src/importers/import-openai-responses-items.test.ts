@@ -80,6 +80,37 @@ describe("importOpenAIResponsesItems", () => {
       ],
     },
     {
+      name: "a file id beside a file's data goes into the attachment; beside an image's URL, the content list is kept as stored",
+      records: [
+        {
+          role: "user",
+          content: [
+            { type: "input_file", file_data: "data:application/pdf;base64,JVBER", file_id: "file-1", filename: "spec.pdf" },
+            { type: "input_image", image_url: "https://example.com/a.png", detail: "auto", file_id: "file-2" },
+          ],
+        },
+      ],
+      expected: [
+        {
+          id: "item-0",
+          type: "user",
+          role: "user",
+          text: "",
+          attachments: [{ type: "file", data: "data:application/pdf;base64,JVBER", fileId: "file-1", filename: "spec.pdf" }],
+          metadata: {
+            extra: {
+              openaiResponses: {
+                content: [
+                  { type: "input_file", file_data: "data:application/pdf;base64,JVBER", file_id: "file-1", filename: "spec.pdf" },
+                  { type: "input_image", image_url: "https://example.com/a.png", detail: "auto", file_id: "file-2" },
+                ],
+              },
+            },
+          },
+        },
+      ],
+    },
+    {
       name: "a system message",
       records: [{ role: "system", content: "Be brief." }],
       expected: [{ id: "item-0", type: "system", role: "system", text: "Be brief.", metadata: {} }],

@@ -115,7 +115,7 @@ function isEmptyList(value: unknown): boolean {
   return Array.isArray(value) && value.length === 0;
 }
 
-/** An image by URL (https: or data:) is an attachment; one by file id, or of a detail the model has no value for, is kept as it is. */
+/** An image by URL (https: or data:) is an attachment; one by file id (beside a URL too), or of a detail the model has no value for, is kept as it is. */
 function readImagePart(reader: RecordReader, part: Record<string, unknown>, path: FieldPath, extra: ExtraFields): Attachment | "other" | undefined {
   // The same test as the renderer's, which sends the stored list back while the attachments are these.
   if (openAIResponsesPartAttachment(part) === undefined) return "other";
@@ -138,8 +138,10 @@ function readFilePart(reader: RecordReader, part: Record<string, unknown>, path:
   const filename = view.string("filename");
   if (hasData) {
     const data = view.string("file_data");
+    // A null file_id is how the API writes "no file"; a file id beside the data is kept with it.
     if (view.peek("file_id") === null) view.take("file_id");
-    return data === undefined ? undefined : { type: "file", data, ...withoutUndefined({ filename }) };
+    const fileId = view.string("file_id");
+    return data === undefined ? undefined : { type: "file", data, ...withoutUndefined({ fileId, filename }) };
   }
   const fileId = view.string("file_id");
   return fileId === undefined ? undefined : { type: "file", fileId, ...withoutUndefined({ filename }) };

@@ -65,19 +65,21 @@ export function openAIResponsesTurnText(messages: ReadonlyArray<OpenAIResponsesM
 
 /**
  * The attachment a user message's content part is, when the item model holds it: an image by URL
- * (https: or data:) with a detail it knows, a file by data or by file id. Undefined for any other part
- * (an image by file id, a detail of "original", a file by URL, a part of another type).
+ * (https: or data:) with a detail it knows, a file by data, by file id or both. Undefined for any other
+ * part (an image by file id, or by URL beside a file id, which an image attachment has no place for; a
+ * detail of "original", a file by URL, a part of another type).
  */
 export function openAIResponsesPartAttachment(part: unknown): Attachment | undefined {
   if (!isPart(part)) return undefined;
   if (part.type === "input_image") {
     const { image_url: url, detail } = part;
-    if (!nonEmptyString(url) || (detail !== undefined && detail !== null && !IMAGE_DETAILS.includes(detail))) return undefined;
+    if (!nonEmptyString(url) || nonEmptyString(part.file_id) || (detail !== undefined && detail !== null && !IMAGE_DETAILS.includes(detail))) return undefined;
     return detail === undefined || detail === null ? { type: "image", url } : { type: "image", url, detail: detail as "auto" | "low" | "high" };
   }
   if (part.type !== "input_file") return undefined;
   const filename = typeof part.filename === "string" ? { filename: part.filename } : {};
-  if (nonEmptyString(part.file_data)) return { type: "file", data: part.file_data, ...filename };
+  // A file id stored beside the data goes back with it: nothing is chosen away.
+  if (nonEmptyString(part.file_data)) return { type: "file", data: part.file_data, ...(nonEmptyString(part.file_id) ? { fileId: part.file_id } : {}), ...filename };
   if (nonEmptyString(part.file_id)) return { type: "file", fileId: part.file_id, ...filename };
   return undefined;
 }
