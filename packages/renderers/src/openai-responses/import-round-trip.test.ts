@@ -148,6 +148,24 @@ describe("import → render openai-responses gives back the stored input", () =>
         user("Thanks."),
       ],
     },
+    {
+      name: "a file id stored beside a file's data or an image's URL",
+      history: [
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "See these." },
+            { type: "input_file", file_data: "data:application/pdf;base64,JVBERi0=", file_id: "file-1", filename: "a.pdf" },
+            { type: "input_image", detail: "auto", image_url: "https://example.test/y.png", file_id: "file-2" },
+          ],
+        },
+      ],
+    },
+    {
+      name: "two reasoning items in a row before their message",
+      history: [user("Why?"), reasoning("rs_1", ["First."]), reasoning("rs_2", ["Then."]), outputMessage("msg_1", "Because."), user("Ok.")],
+    },
   ])("$name", async ({ history }) => {
     const request = await render(importOpenAIResponsesItems(history));
     expect(request.input).toEqual(history);

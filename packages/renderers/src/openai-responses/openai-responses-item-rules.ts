@@ -64,6 +64,8 @@ function checkParts(view: InputItemView, field: "content" | "output", allowed: R
     if (!isRecord(part)) report({ message: `the content part is ${describeValue(part)}, not an object`, ...where("") });
     else if (typeof part.type !== "string" || !allowed.has(part.type)) report({ message: `this item takes ${[...allowed].join(", ")} parts, not ${describeValue(part.type)}`, ...where(".type") });
     else if ((part.type === "input_text" || part.type === "output_text") && typeof part.text !== "string") report({ message: `the text part's text is ${describeValue(part.text)}, not a string`, ...where(".text") });
+    // The API writes annotations on every output_text, and stricter servers refuse one without them.
+    else if (part.type === "output_text" && !Array.isArray(part.annotations)) report({ message: `the output_text part's annotations are ${describeValue(part.annotations)}, not a list (an empty one when there are none)`, ...where(".annotations") });
     else if (part.type === "refusal" && typeof part.refusal !== "string") report({ message: `the refusal part's refusal is ${describeValue(part.refusal)}, not a string`, ...where(".refusal") });
   });
 }
@@ -111,7 +113,7 @@ export const inputWellFormed: Rule<unknown> = {
   id: "RSP-010",
   level: "error",
   requires:
-    "input is a string or an array of items, each an object of its type: a message has a role (user, system, developer, assistant) and string or part content; a function_call has string call_id, name and arguments; a function_call_output a string call_id and string or part output; a reasoning item an array of summary parts",
+    "input is a string or an array of items, each an object of its type: a message has a role (user, system, developer, assistant) and string or part content (an output_text part with its annotations list); a function_call has string call_id, name and arguments; a function_call_output a string call_id and string or part output; a reasoning item an array of summary parts",
   check(request, report) {
     if (!isRecord(request)) return report({ message: "the request is not an object with input", path: "input" });
     const input = request.input;

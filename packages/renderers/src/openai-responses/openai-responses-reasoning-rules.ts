@@ -20,13 +20,16 @@ export const reasoningFollowedByItsItem: Rule<unknown> = {
   id: "RSP-008",
   level: "error",
   requires:
-    "a reasoning item is immediately followed by the item it belongs to (an assistant message, a function_call or a built-in tool call), and a reasoning item sent with its id is followed by that item sent with its id",
+    "a reasoning item is immediately followed by the item it belongs to (an assistant message, a function_call or a built-in tool call), or by more reasoning items and then that item, and a reasoning item sent with its id is followed by that item sent with its id",
   providerError: "Item 'rs_06a20bd006d58dde00692a12986174819ea1cd9ea5b9ca4946' of type 'reasoning' was provided without its required following item.",
   check(request, report) {
     const views = inputViewsOf(request);
     for (const view of views) {
       if (view.kind !== "reasoning") continue;
-      const next = views[view.index + 1];
+      // A run of reasoning items (the API may return several in a row) leads to the item after the run.
+      let end = view.index + 1;
+      while (views[end]?.kind === "reasoning") end++;
+      const next = views[end];
       const name = view.id === undefined ? "the reasoning item" : `reasoning ${describeValue(view.id)}`;
       if (next === undefined) report({ message: `${name} is the last item: the message or call it belongs to must follow it`, ...at(view) });
       else if (!belongsAfterReasoning(next)) report({ message: `${name} is followed by ${next.type === undefined ? "an item of no type" : `a ${next.type}${next.kind === "input-message" ? ` (${describeValue(next.fields.role)})` : ""} item`}, not by the message or call it belongs to`, ...at(view) });

@@ -130,6 +130,11 @@ describe("OpenAIResponsesRendererPlugin", () => {
     const sent = (id: string, withId?: string) => ({ type: "function_call", ...(withId === undefined ? {} : { id: withId }), call_id: id, name: "run", arguments: `{"n":"${id}"}` });
     const NOT_FOLLOWED =
       "its reasoning is not sent, nor the ids of its message and calls: a reasoning item must be followed by the message or function call it belongs to, which is no longer sent as it was (the API refuses the request otherwise)";
+    const TEXT_CHANGED =
+      "its stored reasoning is not sent, nor the ids of its message and calls: its text is no longer the text of its stored messages, which therefore do not go back as they were (the API ties reasoning to the messages it returned)";
+    const FOLLOWER_WITHOUT_ID =
+      "its reasoning is not sent, nor the ids of its message and calls: a reasoning item is followed by a message or call stored without an id, which the API does not take for the item the reasoning belongs to (it refuses the request otherwise)";
+    const cited = { type: "url_citation", url: "https://example.com/a", title: "A", start_index: 0, end_index: 4 };
     const NONE_STORED =
       "its reasoning is not sent: the Responses API takes back only the reasoning items it returned (with their ids), and none is stored with this item";
 
@@ -302,7 +307,110 @@ describe("OpenAIResponsesRendererPlugin", () => {
           }),
         },
         input: [{ type: "message", role: "assistant", content: "[earlier answer cleared]" }],
-        repaired: NOT_FOLLOWED,
+        repaired: TEXT_CHANGED,
+      },
+      {
+        case: "one stored message whose text changed: no reasoning and no id, its citations and the refusal beside its text reported",
+        item: {
+          text: "See [1]. (edited)",
+          reasoning: [{ text: "Plan." }],
+          metadata: responses({
+            sequence: [
+              reasoning,
+              {
+                type: "message",
+                id: "msg_1",
+                status: "completed",
+                phase: "final_answer",
+                content: [
+                  { type: "output_text", text: "See [1].", annotations: [cited] },
+                  { type: "refusal", refusal: "Not the rest." },
+                ],
+              },
+            ],
+          }),
+        },
+        input: [{ type: "message", role: "assistant", content: "See [1]. (edited)", phase: "final_answer" }],
+        repaired: TEXT_CHANGED,
+        alsoRepaired: [
+          "the citations (annotations) of its stored messages are not sent: they point into the stored text, which the item no longer holds",
+          "the refusal of its stored messages is not sent: it stood beside the stored text, which the item no longer holds",
+        ],
+      },
+      {
+        case: "a message stored without an id after its reasoning (a server that gave none): no reasoning, no ids",
+        item: {
+          text: "Done.",
+          reasoning: [{ text: "Plan." }],
+          metadata: responses({ sequence: [reasoning, { type: "message", status: "completed", content: [{ type: "output_text", text: "Done.", annotations: [] }] }] }),
+        },
+        input: [{ type: "message", role: "assistant", content: "Done." }],
+        repaired: FOLLOWER_WITHOUT_ID,
+      },
+      {
+        case: "a call stored without an id after the second reasoning item: no reasoning, and no id on the first call either",
+        item: {
+          text: "",
+          reasoning: [{ text: "Plan." }, { text: "More." }],
+          toolCalls: [call("c1"), call("c2")],
+          metadata: responses({ sequence: [reasoning, { type: "function_call", call_id: "c1", id: "fc_1" }, { ...reasoning, id: "rs_b" }, { type: "function_call", call_id: "c2" }] }),
+        },
+        input: [sent("c1"), sent("c2")],
+        repaired: FOLLOWER_WITHOUT_ID,
+      },
+      {
+        case: "a stored part sent under its id keeps only the API's fields, and an output_text without annotations gets an empty list",
+        item: {
+          text: "Done.\nAgain.",
+          reasoning: [{ text: "Plan." }],
+          metadata: responses({
+            sequence: [
+              reasoning,
+              {
+                type: "message",
+                id: "msg_1",
+                status: "completed",
+                content: [
+                  { type: "output_text", text: "Done." },
+                  { type: "output_text", text: "Again.", annotations: [], note: "mine" },
+                ],
+              },
+            ],
+          }),
+        },
+        input: [
+          reasoning,
+          {
+            type: "message",
+            role: "assistant",
+            id: "msg_1",
+            status: "completed",
+            content: [
+              { type: "output_text", text: "Done.", annotations: [] },
+              { type: "output_text", text: "Again.", annotations: [] },
+            ],
+          },
+        ],
+      },
+      {
+        case: "a refusal beside text in a message sent without its id goes as words after the text",
+        item: {
+          text: "Part of it.",
+          metadata: responses({
+            sequence: [
+              {
+                type: "message",
+                id: "msg_1",
+                status: "completed",
+                content: [
+                  { type: "output_text", text: "Part of it.", annotations: [] },
+                  { type: "refusal", refusal: "Not the rest." },
+                ],
+              },
+            ],
+          }),
+        },
+        input: [{ type: "message", role: "assistant", content: "Part of it.\nNot the rest." }],
       },
       {
         case: "a refusal stored with its reasoning goes back as a refusal part under its id",
@@ -333,8 +441,13 @@ describe("OpenAIResponsesRendererPlugin", () => {
         input: [reasoning, { ...sent("c1", "fc_1"), namespace: "crm" }],
       },
       {
-        case: "two reasoning items in a row: the first is not followed by its message, so neither is sent",
+        case: "two reasoning items in a row, then their message: all go back, with the message's id",
         item: { text: "Done.", reasoning: [{ text: "Plan." }, { text: "More." }], metadata: responses({ sequence: [reasoning, { ...reasoning, id: "rs_b" }, { type: "message", id: "msg_1" }] }) },
+        input: [reasoning, { ...reasoning, id: "rs_b" }, { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "Done.", annotations: [] }] }],
+      },
+      {
+        case: "two reasoning items in a row at the end of the turn: neither is sent",
+        item: { text: "Done.", reasoning: [{ text: "Plan." }, { text: "More." }], metadata: responses({ sequence: [{ type: "message", id: "msg_1" }, reasoning, { ...reasoning, id: "rs_b" }] }) },
         input: [{ type: "message", role: "assistant", content: "Done." }],
         repaired: NOT_FOLLOWED,
       },
@@ -344,9 +457,9 @@ describe("OpenAIResponsesRendererPlugin", () => {
         input: [{ type: "message", role: "assistant", content: "Done." }],
         repaired: 'metadata.extra.openaiResponses.sequence[1] is not a Responses item (a JSON object with a "type"): it is not sent',
       },
-    ] satisfies Array<{ case: string; item: Omit<Extract<ItemInput, { type: "assistant" }>, "id" | "type">; input: unknown[]; repaired?: string }>)(
+    ] satisfies Array<{ case: string; item: Omit<Extract<ItemInput, { type: "assistant" }>, "id" | "type">; input: unknown[]; repaired?: string; alsoRepaired?: string[] }>)(
       "$case",
-      async ({ item, input, repaired }) => {
+      async ({ item, input, repaired, alsoRepaired }) => {
         const assistant = { id: "a", type: "assistant", ...item } as ItemInput;
         const callIds = (item.toolCalls ?? []).map((entry) => entry.id);
         const result = await buildWith([plugin()], [user, assistant, ...results(...callIds), next], { renderer });
@@ -355,6 +468,7 @@ describe("OpenAIResponsesRendererPlugin", () => {
         const entry = result.report.entries.find((candidate) => candidate.id === "a");
         if (repaired === undefined) expect(entry?.decision).toBe("kept");
         else expect(entry?.history.map((event) => event.reason)).toContain(repaired);
+        for (const reason of alsoRepaired ?? []) expect(entry?.history.map((event) => event.reason)).toContain(reason);
       },
     );
 
@@ -628,6 +742,41 @@ describe("OpenAIResponsesRendererPlugin", () => {
     expect("prompt_cache_key" in result.request).toBe(expected !== undefined);
     // The key routes the request; it is not part of the prompt, so it costs no tokens.
     expect(result.tokenCount).toBe(countOpenAIResponsesTokens(result.request, wordTokenizer));
+  });
+
+  test("with store: false: sends store: false, and leaves out what the API would have to find in its storage, reported", async () => {
+    const encrypted = { type: "reasoning", id: "rs_a", summary: [], encrypted_content: "gAAAAB-a" };
+    const bare = { type: "reasoning", id: "rs_b", summary: [] };
+    const answer = (id: string, text: string) => ({ type: "message", id, status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
+    const items: ItemInput[] = [
+      { id: "u", type: "user", text: "Go.", metadata: responses({ before: [{ type: "item_reference", id: "msg_0" }] }) },
+      { id: "a1", type: "assistant", text: "One.", reasoning: [{ text: "" }], metadata: responses({ sequence: [encrypted, answer("msg_1", "One.")] }) },
+      { id: "u2", type: "user", text: "Again." },
+      { id: "a2", type: "assistant", text: "Two.\nThree.", reasoning: [{ text: "" }, { text: "" }], metadata: responses({ sequence: [{ ...encrypted, id: "rs_c" }, answer("msg_2", "Two."), bare, answer("msg_3", "Three.")] }) },
+      { id: "u3", type: "user", text: "Next." },
+    ];
+    const result = await buildWith([new OpenAIResponsesRendererPlugin({ store: false })], items, { renderer });
+    expect(result.request.store).toBe(false);
+    expect(result.request.input).toEqual([
+      { type: "message", role: "user", content: "Go." },
+      encrypted,
+      { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "One.", annotations: [] }] },
+      { type: "message", role: "user", content: "Again." },
+      { type: "message", role: "assistant", content: "Two." },
+      { type: "message", role: "assistant", content: "Three." },
+      { type: "message", role: "user", content: "Next." },
+    ]);
+    expect(checkRules(openAIResponsesRules, result.request)).toEqual([]);
+    const reasons = (id: string) => result.report.entries.find((entry) => entry.id === id)?.history.map((event) => event.reason);
+    expect(reasons("u")).toContain("metadata.extra.openaiResponses.before[0] (item_reference) is not sent: with store: false the API keeps no item for it to point at");
+    expect(reasons("a2")).toContain(
+      "its stored reasoning is not sent, nor the ids of its message and calls: with store: false the API keeps nothing, and a reasoning item of this turn was stored without its encrypted_content (ask for include: ['reasoning.encrypted_content'])",
+    );
+    // Stored (the default), the same conversation goes back whole.
+    const kept = await buildWith([plugin()], items, { renderer });
+    expect(kept.request).not.toHaveProperty("store");
+    expect(kept.request.input).toContainEqual(bare);
+    expect(kept.request.input).toContainEqual({ type: "item_reference", id: "msg_0" });
   });
 
   test("sets model only when the build names one", async () => {

@@ -51,6 +51,12 @@ const openAIResponsesRendererPluginOptionsSchema = z.strictObject({
   promptCacheKey: z.string().min(1).optional(),
   /** The role of a system message stored after the conversation started (the leading ones are the instructions). Default "developer". */
   systemRole: z.enum(["developer", "system"]).default("developer"),
+  /**
+   * Sent as `store`. With false the API keeps nothing of the conversation, so the build leaves out what
+   * it would have to find there (reasoning without its encrypted_content, and then its turn's ids;
+   * item_reference items), each reported. Give it whenever the request goes with store: false.
+   */
+  store: z.boolean().optional(),
   stage: z.number().default(STAGE.DEFAULT),
 });
 
@@ -177,6 +183,7 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
         ...(context.tools.length === 0 ? {} : { tools: responsesTools(context.tools) }),
         ...(maxOutputTokens === undefined ? {} : { max_output_tokens: maxOutputTokens }),
         ...(promptCacheKey === undefined ? {} : { prompt_cache_key: promptCacheKey }),
+        ...(this.#options.store === undefined ? {} : { store: this.#options.store }),
       };
       const system = instructions === undefined ? 0 : this.#instructionsTokens(instructions, context.tokenizer);
       const tools = request.tools === undefined ? 0 : countOpenAIResponsesToolTokens(request.tools, context.tokenizer);
@@ -277,7 +284,8 @@ export class OpenAIResponsesRendererPlugin implements PipelinePlugin {
     const cache = this.#items[systemRole];
     let rendered = cache.get(item);
     if (rendered === undefined) {
-      rendered = deepFreeze(renderOpenAIResponsesItem(item, { systemRole }));
+      const { store } = this.#options;
+      rendered = deepFreeze(renderOpenAIResponsesItem(item, { systemRole, ...(store === undefined ? {} : { store }) }));
       cache.set(item, rendered);
     }
     return rendered;

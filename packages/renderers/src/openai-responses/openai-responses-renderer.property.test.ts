@@ -5,7 +5,9 @@
 // earlier function_call, every reasoning item is followed by what it belongs to, a turn's ids go only
 // with all of its reasoning (never for a turn stored without any), and no user,
 // assistant or tool text disappears without a report entry. Some turns carry a stored id the API would
-// refuse (another prefix, too long, other characters, empty), which never reaches the request.
+// refuse (another prefix, too long, other characters, empty), which never reaches the request; some
+// messages or calls were stored without an id (a server that gave none), some reasoning without its
+// encrypted_content; and half the requests go with store: false. The build never throws for any of them.
 import { checkRules, createPipeline, isBlank, type ItemInput } from "@ctxpipe/core";
 import { adversarialConversations, assertRendererFollowsRules, checkRendererCarriesContent, wordTokenizer } from "@ctxpipe/core/testing";
 import fc from "fast-check";
@@ -28,6 +30,10 @@ const storedTurn = fc.record({
   withContent: fc.boolean(),
   /** One stored id of the turn made into one the API refuses: which item's, and how. */
   badId: fc.option(fc.tuple(fc.constantFrom("message", "function_call", "reasoning", "web_search_call", "item_reference"), fc.constantFrom("prefix", "long", "chars", "empty"))),
+  /** The entries of these types stored with no id at all. */
+  noIds: fc.subarray(["message", "function_call"]),
+  /** The first reasoning item stored without its encrypted_content (a store: false answer not asked for it). */
+  unencrypted: fc.boolean(),
 });
 
 type StoredTurn = typeof storedTurn extends fc.Arbitrary<infer T> ? T : never;
@@ -96,6 +102,9 @@ function withStoredTurns(items: ReadonlyArray<ItemInput>, plans: ReadonlyArray<S
       }
       sequence.push(answer);
     });
+    for (const entry of sequence) if (plan.noIds.includes(entry.type as string)) delete entry.id;
+    const firstReasoning = sequence.find((entry) => entry.type === "reasoning");
+    if (plan.unencrypted && firstReasoning !== undefined) delete firstReasoning.encrypted_content;
     const bad = spoilOneId(plan.before ? [...sequence, reference] : sequence, plan);
     if (bad !== undefined) badIds.add(bad);
     // A spoiled reasoning id is not one the turn's ids are looked up by.
@@ -140,10 +149,12 @@ describe("OpenAIResponsesRendererPlugin, property", () => {
   });
 
   test("with stored Responses turns: no rule broken, calls before outputs, reasoning with its follower, ids only with all their reasoning, no refused id sent, no text lost", async () => {
-    const pipeline = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin()] });
+    const stored = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin()] });
+    const storeless = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin({ store: false })] });
     await fc.assert(
-      fc.asyncProperty(conversations, fc.boolean(), async ({ items, reasoningIds, badIds }, composed) => {
-        let result: Awaited<ReturnType<typeof pipeline.build<"openai-responses">>>;
+      fc.asyncProperty(conversations, fc.boolean(), fc.boolean(), async ({ items, reasoningIds, badIds }, composed, store) => {
+        const pipeline = store ? stored : storeless;
+        let result: Awaited<ReturnType<typeof stored.build<"openai-responses">>>;
         try {
           result = await pipeline.build(items, { renderer: "openai-responses", model, tokenizer: wordTokenizer, ...(composed ? { system: "Be brief." } : {}) });
         } catch (error) {

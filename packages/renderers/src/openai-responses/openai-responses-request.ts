@@ -140,4 +140,6 @@ export interface OpenAIResponsesRequest {
   max_output_tokens?: number;
   /** Routes requests that share a prefix to the same cache. */
   prompt_cache_key?: string;
+  /** false (the renderer's store option): the API keeps nothing of the request or its answer. */
+  store?: boolean;
 }

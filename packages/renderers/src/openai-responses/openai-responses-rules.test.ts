@@ -137,6 +137,15 @@ const cases: Case[] = [
     fires: [{ rule: "RSP-010", path: "input[9].content[0].type", messageIndex: 9 }],
   },
   {
+    name: "RSP-010 an output_text part sent back without its annotations",
+    level: "error",
+    providerError: undefined,
+    request: breaking((request) => {
+      request.input[7] = { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "a.ts is empty; b.ts exports b." }] };
+    }),
+    fires: [{ rule: "RSP-010", path: "input[7].content[0].annotations", messageIndex: 7 }],
+  },
+  {
     name: "RSP-010 a function_call's arguments are JSON text",
     level: "error",
     providerError: undefined,
@@ -323,6 +332,18 @@ const cases: Case[] = [
       request.input.splice(7, 1);
     }),
     fires: [{ rule: "RSP-008", path: "input[6]", messageIndex: 6 }],
+  },
+  {
+    name: "RSP-008 two reasoning items in a row before a user message: neither is followed by its item",
+    level: "error",
+    providerError: NO_FOLLOWING_ITEM,
+    request: breaking((request) => {
+      request.input.splice(7, 1, reasoning("rs_2b"));
+    }),
+    fires: [
+      { rule: "RSP-008", path: "input[6]", messageIndex: 6 },
+      { rule: "RSP-008", path: "input[7]", messageIndex: 7 },
+    ],
   },
   {
     name: "RSP-008 a reasoning item sent with its id before a message sent without one",
@@ -520,6 +541,10 @@ describe("openAIResponsesRules", () => {
   test("reasoning without ids before items without ids is the stateless form, and passes", () => {
     const request = { model: "gpt-5", store: false, input: [user(), reasoning(), call("call_1"), output("call_1"), reasoning(), answer("Done.")] };
     expect(checkRules(openAIResponsesRules, request)).toEqual([]);
+  });
+
+  test("two reasoning items in a row, then the message they led to, pass (the API may return several)", () => {
+    expect(checkRules(openAIResponsesRules, breaking((request) => request.input.splice(7, 0, reasoning("rs_2b"))), {})).toEqual([]);
   });
 
   test("a frozen request is read the same as a fresh one, again and again", () => {

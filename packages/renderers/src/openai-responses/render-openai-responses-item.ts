@@ -29,6 +29,8 @@ export type OpenAIResponsesSystemRole = "developer" | "system";
 export interface OpenAIResponsesItemOptions {
   /** The role of a system message inside the input (the leading ones are the instructions). */
   readonly systemRole: OpenAIResponsesSystemRole;
+  /** false when the request says store: false: what the API would have to find in its storage is left out. */
+  readonly store?: boolean;
 }
 
 /** An input item as sent: one ctxpipe writes, or a stored item of another type, verbatim. */
@@ -162,7 +164,7 @@ function ownItems(item: Item, options: OpenAIResponsesItemOptions, repairs: stri
     case "subagent-result":
       return [message("user", labelled(`Result from subagent ${item.subagentId} (${item.success ? "succeeded" : "failed"}):`, item.text))];
     case "assistant": {
-      const turn = renderOpenAIResponsesAssistantTurn(item);
+      const turn = renderOpenAIResponsesAssistantTurn(item, options.store === undefined ? {} : { store: options.store });
       repairs.push(...turn.repairs);
       return turn.input;
     }
@@ -192,10 +194,23 @@ function ownItems(item: Item, options: OpenAIResponsesItemOptions, repairs: stri
  * reasoning item no built-in call follows in the list (the API refuses it without its follower), each
  * said in `repairs`.
  */
-function standing(value: unknown, field: "before" | "after", repairs: string[]): ReadonlyArray<OpenAIResponsesVerbatimItem> {
+function standing(value: unknown, field: "before" | "after", storeless: boolean, repairs: string[]): ReadonlyArray<OpenAIResponsesVerbatimItem> {
   const stored = storedResponsesItems(value, field);
   repairs.push(...stored.problems);
   const kept = (stored.items ?? []).flatMap((entry, index) => {
+    // With store: false the API keeps nothing: an item_reference points at nothing, a reasoning item without its encrypted content says nothing.
+    const storelessRefusal =
+      !storeless
+        ? undefined
+        : entry.type === "item_reference"
+          ? "with store: false the API keeps no item for it to point at"
+          : entry.type === "reasoning" && (typeof entry.encrypted_content !== "string" || entry.encrypted_content === "")
+            ? "with store: false the API keeps nothing, and it was stored without its encrypted_content"
+            : undefined;
+    if (storelessRefusal !== undefined) {
+      repairs.push(`metadata.extra.openaiResponses.${field}[${index}] (${entry.type}) is not sent: ${storelessRefusal}`);
+      return [];
+    }
     const refusal = idRefusal(inputItemView(entry, 0).kind, entry.id);
     if (refusal !== undefined) repairs.push(`metadata.extra.openaiResponses.${field}[${index}] (${entry.type}) is not sent: its id ${describeValue(entry.id)} ${refusal}`);
     return refusal === undefined ? [{ entry, index }] : [];
@@ -214,8 +229,9 @@ function standing(value: unknown, field: "before" | "after", repairs: string[]):
 export function renderOpenAIResponsesItem(item: Item, options: OpenAIResponsesItemOptions): RenderedOpenAIResponsesItem {
   const repairs: string[] = [];
   const extra = openAIResponsesExtraOf(item);
-  const before = standing(extra?.before, "before", repairs);
-  const after = standing(extra?.after, "after", repairs);
+  const storeless = options.store === false;
+  const before = standing(extra?.before, "before", storeless, repairs);
+  const after = standing(extra?.after, "after", storeless, repairs);
   const standingRepairs = repairs.slice();
   const own = ownItems(item, options, repairs);
   const dropped = own.length > 0 ? undefined : item.type === "thinking" ? "thinking items are not sent to the OpenAI Responses API" : `the ${item.type} message is empty: nothing to send`;
