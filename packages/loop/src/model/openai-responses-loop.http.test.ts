@@ -2,7 +2,8 @@
 // (log → build → "openai-responses" request → HTTP stream → reply → log → next build) as in production.
 // A reasoning model's reasoning item must come back on the next request, right before its call.
 import type { ServerResponse } from "node:http";
-import { OpenAIResponsesRendererPlugin, type OpenAIResponsesRequest, countOpenAIResponsesTokens } from "@ctxpipe/renderers";
+import { checkRules } from "@ctxpipe/core";
+import { OpenAIResponsesRendererPlugin, type OpenAIResponsesRequest, countOpenAIResponsesTokens, openAIResponsesRules } from "@ctxpipe/renderers";
 import { getEncoding } from "@ctxpipe/tokenizers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempStore } from "../__fixtures__/loop-fixtures.js";
@@ -66,16 +67,16 @@ function answerToolLoop() {
 
 describe("ChatLoop with openAIResponsesModel over HTTP", () => {
   it.for([
-    { name: "store: false, its encrypted content asked for", body: { store: false, include: ["reasoning.encrypted_content"] } },
-    { name: "stored, the API's default", body: {} },
-  ])("a two-step tool loop with reasoning ($name): the reasoning item goes back whole, right before its call", async ({ body }) => {
+    { name: "store: false, its encrypted content asked for", body: { store: false, include: ["reasoning.encrypted_content"] }, store: false },
+    { name: "stored, the API's default", body: {}, store: undefined },
+  ])("a two-step tool loop with reasoning ($name): the reasoning item goes back whole, right before its call", async ({ body, store: storeOption }) => {
     answerToolLoop();
     const { store } = tempStore();
     const loop = new ChatLoop({
       model: openAIResponsesModel({ model: "gpt-5-mini", baseURL: `${server.url}/v1`, env: {}, body }),
       store,
       tools: [clock],
-      plugins: [new OpenAIResponsesRendererPlugin()],
+      plugins: [new OpenAIResponsesRendererPlugin(storeOption === undefined ? {} : { store: storeOption })],
     });
     const streamed: string[] = [];
     const result = await loop.send({ conversationId: "c1", userInput: "What time is it?", onText: (delta) => streamed.push(delta) });
@@ -105,5 +106,45 @@ describe("ChatLoop with openAIResponsesModel over HTTP", () => {
     const reported = countOpenAIResponsesTokens(second!, o200k);
     expect(result.usage).toEqual({ inputTokens: countOpenAIResponsesTokens(first!, o200k) + reported, outputTokens: 40 });
     expect(result.tokenEstimate).toMatchObject({ counted: reported, reported, offBy: 0, ratio: 1 });
+  });
+
+  it("store: false in the adapter's body with a renderer not told so: the send fails before any request, saying what to set", async () => {
+    answerToolLoop();
+    const { store } = tempStore();
+    const loop = new ChatLoop({
+      model: openAIResponsesModel({ model: "gpt-5-mini", baseURL: `${server.url}/v1`, env: {}, body: { store: false } }),
+      store,
+      tools: [clock],
+      plugins: [new OpenAIResponsesRendererPlugin()],
+    });
+    await expect(loop.send({ conversationId: "c1", userInput: "What time is it?" })).rejects.toThrow(/OpenAIResponsesRendererPlugin\(\{ store: false \}\)/);
+    expect(server.requests).toEqual([]);
+  });
+
+  it("store: false, a reasoning item answered without its encrypted content: the next request sends neither it nor the ids of its turn, and breaks no rule", async () => {
+    const { encrypted_content: _none, ...plainReasoning } = reasoning;
+    server.answer((response, received) => {
+      const request = received.body as OpenAIResponsesRequest;
+      if (server.requests.indexOf(received) === 0) {
+        streamResponse(response, request, [plainReasoning, { id: "fc_68a1f0c2d4e7", type: "function_call", status: "completed", call_id: "call_clock1", name: "get_time", arguments: "{}" }]);
+      } else {
+        streamResponse(response, request, [{ id: "msg_68a1f0c2d4e8", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "It is noon.", annotations: [] }] }]);
+      }
+    });
+    const { store } = tempStore();
+    const loop = new ChatLoop({
+      model: openAIResponsesModel({ model: "gpt-5-mini", baseURL: `${server.url}/v1`, env: {}, body: { store: false } }),
+      store,
+      tools: [clock],
+      plugins: [new OpenAIResponsesRendererPlugin({ store: false })],
+    });
+    expect(await loop.send({ conversationId: "c1", userInput: "What time is it?" })).toMatchObject({ status: "completed", text: "It is noon." });
+    const second = server.requests[1]!.body as OpenAIResponsesRequest;
+    expect(second.store).toBe(false);
+    expect(second.input.slice(-2)).toEqual([
+      { type: "function_call", call_id: "call_clock1", name: "get_time", arguments: "{}" },
+      { type: "function_call_output", call_id: "call_clock1", output: "12:00" },
+    ]);
+    expect(checkRules(openAIResponsesRules, second)).toEqual([]);
   });
 });

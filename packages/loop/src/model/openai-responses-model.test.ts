@@ -32,6 +32,9 @@ const request: OpenAIResponsesRequest = {
   prompt_cache_key: "c1",
 };
 
+/** The same, built by a renderer given store: false. */
+const storeless: OpenAIResponsesRequest = { ...request, store: false };
+
 /** The whole (non-streaming) response for the recorded stream's output. */
 const wholeResponse = { ...(recordedEvents.at(-1)!.response as Record<string, unknown>) };
 
@@ -150,19 +153,37 @@ describe("openAIResponsesModel: what it sends and reads", () => {
   test("with store: false, reasoning without its encrypted content is not kept, nor the ids the API ties to it", async () => {
     const { encrypted_content: _dropped, ...plainReasoning } = reasoningItem;
     server.answer(json(200, { status: "completed", output: [plainReasoning, messageItem, callA] }));
-    expect((await model({ stream: false, body: { store: false } }).complete({ request })).extra).toEqual({
+    expect((await model({ stream: false, body: { store: false } }).complete({ request: storeless })).extra).toEqual({
       openaiResponses: { sequence: [{ type: "message", phase: "commentary", status: "completed", content: messageContent }, { type: "function_call", call_id: callA.call_id, status: "completed" }] },
     });
     // Stored (the API's default), the API looks the reasoning up by its id.
     expect((await model({ stream: false }).complete({ request })).extra).toEqual({ openaiResponses: { sequence: [plainReasoning, ...expectedSequence.slice(1, 3)] } });
     // Not stored but with its encrypted content (include: ["reasoning.encrypted_content"]), it is sent back whole, ids and all.
     server.answer(json(200, { status: "completed", output: [reasoningItem, messageItem, callA] }));
-    expect((await model({ stream: false, body: { store: false } }).complete({ request })).extra).toEqual({ openaiResponses: { sequence: expectedSequence.slice(0, 3) } });
+    expect((await model({ stream: false, body: { store: false } }).complete({ request: storeless })).extra).toEqual({ openaiResponses: { sequence: expectedSequence.slice(0, 3) } });
+  });
+
+  test("with store: false, when one reasoning item of the answer came back without its encrypted content, none is kept, nor any id", async () => {
+    const { encrypted_content: _dropped, ...plainReasoning } = reasoningItem;
+    server.answer(json(200, { status: "completed", output: [plainReasoning, callA, { ...reasoningItem, id: "rs_2" }, callB] }));
+    const reply = await model({ stream: false, body: { store: false } }).complete({ request: storeless });
+    expect(reply.toolCalls).toEqual(expectedReply.toolCalls);
+    // Nothing left to keep: no reasoning, and the calls without their ids are what the reply's calls already say.
+    expect(reply.extra).toBeUndefined();
+  });
+
+  test("body.store false with a request built for a stored conversation is refused before anything is sent", async () => {
+    const error = await model({ body: { store: false } })
+      .complete({ request })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PluginOptionsError);
+    expect((error as Error).message).toContain("new OpenAIResponsesRendererPlugin({ store: false })");
+    expect(server.requests).toEqual([]);
   });
 
   test("a plain answer of a stateless call keeps nothing extra", async () => {
     server.answer(json(200, { status: "completed", output: [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "ok", annotations: [] }] }] }));
-    expect(await model({ stream: false, body: { store: false } }).complete({ request })).toEqual({ text: "ok", toolCalls: [], stopReason: "completed" });
+    expect(await model({ stream: false, body: { store: false } }).complete({ request: storeless })).toEqual({ text: "ok", toolCalls: [], stopReason: "completed" });
   });
 
   test("item types ctxpipe has no model for are kept in the sequence as they came", async () => {
@@ -219,6 +240,62 @@ describe("openAIResponsesModel: what it sends and reads", () => {
     ];
     const next = await pipeline.build(items, { renderer: "openai-responses", tokenizer: wordTokenizer });
     expect(next.request.input.slice(1, -1)).toEqual(output);
+  });
+
+  describe("the reply's text is the text of its messages as stored, so the next request sends them back as they were", () => {
+    const message = (id: string, content: Array<Record<string, unknown>>, phase?: string) => ({ type: "message", id, role: "assistant", status: "completed", ...(phase === undefined ? {} : { phase }), content });
+    const text = (value: string, annotations: unknown[] = []) => ({ type: "output_text", text: value, annotations });
+    const refusal = (value: string) => ({ type: "refusal", refusal: value });
+    const cited = { type: "url_citation", url: "https://example.test/a", title: "A", start_index: 0, end_index: 4 };
+
+    /** The items streamed as the API does: added, one delta per part (keyed by its content_index), done, completed. */
+    function streamOf(output: ReadonlyArray<Record<string, unknown>>) {
+      const stream: Array<Record<string, unknown>> = [];
+      output.forEach((item, index) => {
+        if (item.type !== "message") {
+          stream.push({ type: "response.output_item.done", output_index: index, item });
+          return;
+        }
+        stream.push({ type: "response.output_item.added", output_index: index, item: { ...item, status: "in_progress", content: [] } });
+        (item.content as Array<Record<string, unknown>>).forEach((part, contentIndex) => {
+          const delta = part.type === "refusal" ? { type: "response.refusal.delta", delta: part.refusal } : { type: "response.output_text.delta", delta: part.text };
+          stream.push({ ...delta, output_index: index, item_id: item.id, content_index: contentIndex });
+        });
+        stream.push({ type: "response.output_item.done", output_index: index, item });
+      });
+      stream.push({ type: "response.completed", response: { status: "completed", output } });
+      return sse(sseText(stream.map((data) => ({ data }))));
+    }
+
+    test.for([
+      { case: "two text parts of one message, one cited: one per line", output: [reasoningItem, message("msg_1", [text("Part A.", [cited]), text("Part B.")])], expected: "Part A.\nPart B." },
+      { case: "a refusal beside text: the text alone (the refusal stays in the stored content)", output: [reasoningItem, message("msg_1", [text("Sure, but"), refusal("I can't do X.")])], expected: "Sure, but" },
+      {
+        case: "a refusal message, then a message with text: the text",
+        output: [reasoningItem, message("msg_1", [refusal("No.")], "commentary"), { ...reasoningItem, id: "rs_2" }, message("msg_2", [text("Other.")], "final_answer")],
+        expected: "Other.",
+      },
+      { case: "a refusal alone: its words", output: [reasoningItem, message("msg_1", [refusal("I can't help with that.")])], expected: "I can't help with that." },
+    ])("$case", async ({ output, expected }) => {
+      server.answer(streamOf(output));
+      const pieces: string[] = [];
+      const streamed = await model().complete({ request, onText: (delta) => pieces.push(delta) });
+      expect(streamed.text).toBe(expected);
+      expect(pieces.join("")).toBe(expected);
+      server.answer(json(200, { status: "completed", output }));
+      const whole = await model({ stream: false }).complete({ request });
+      expect(whole).toEqual(streamed);
+
+      const pipeline = createPipeline({ plugins: [new OpenAIResponsesRendererPlugin()] });
+      const items: ItemInput[] = [
+        { id: "u", type: "user", text: "Go." },
+        { id: "a", type: "assistant", text: whole.text, metadata: { extra: whole.extra } },
+        { id: "u2", type: "user", text: "Thanks." },
+      ];
+      const next = await pipeline.build(items, { renderer: "openai-responses", tokenizer: wordTokenizer });
+      expect(next.request.input.slice(1, -1)).toEqual(output);
+      expect(next.report.entries.find((entry) => entry.id === "a")?.decision).toBe("kept");
+    });
   });
 
   test("the environment gives the base URL and the key; options win over it; no key means no Authorization header", async () => {

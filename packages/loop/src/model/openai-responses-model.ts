@@ -1,7 +1,7 @@
 // A ModelAdapter for OpenAI's Responses API (POST /v1/responses) and the servers that speak it, over the
 // runtime's fetch with no SDK. Besides the text and calls, a reply carries what the next request must send
 // back (reasoning items, item ids) as `extra.openaiResponses`, which the loop stores on the assistant message.
-import { parsePluginOptions } from "@ctxpipe/core";
+import { PluginOptionsError, parsePluginOptions } from "@ctxpipe/core";
 import type { OpenAIResponsesRequest } from "@ctxpipe/renderers";
 import { z } from "zod";
 import { defaultEnvironment, httpModelOptionsShape, isEventStream, mergeHeaders, type ModelEnvironment, resolveApiKey, resolveBaseURL } from "./http-model-options.js";
@@ -55,7 +55,9 @@ export interface OpenAIResponsesModelOptions {
    * Extra request fields: `store`, `include`, `reasoning`, `text`, `parallel_tool_calls`, `truncation` …
    * Not input, instructions, tools, model or stream, which the build and the options write. With
    * `store: false`, ask for `include: ["reasoning.encrypted_content"]` so a reasoning model's reasoning
-   * can be sent back on the next turn.
+   * can be sent back on the next turn, and give the renderer `store: false` too
+   * (`new OpenAIResponsesRendererPlugin({ store: false })`): the build then leaves out what the API
+   * would have to find in its storage. A request built without it is refused before it is sent.
    */
   readonly body?: Readonly<Record<string, unknown>>;
   /** Where OPENAI_BASE_URL and OPENAI_API_KEY are read. Default process.env. */
@@ -92,6 +94,16 @@ export function openAIResponsesModel(options: OpenAIResponsesModelOptions): Mode
         ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
         ...(stream ? { stream: true } : {}),
       };
+      // The build decides what goes back from earlier turns; with store: false the API keeps none of them,
+      // so the build must know (RSP-023), or a later turn fails at the API with an item it cannot find.
+      if (settings.body?.store === false && request.store !== false) {
+        return Promise.reject(
+          new PluginOptionsError(
+            FACTORY,
+            "body.store is false, but the request was built for a stored conversation: give the renderer the same option (new OpenAIResponsesRendererPlugin({ store: false })), so the build leaves out the reasoning and item references the API cannot find without storage",
+          ),
+        );
+      }
       const context = { adapter: name, onText, stored: body.store !== false };
       return postToModel({ adapter: name, url, headers, body, signal, timeoutMs: settings.timeoutMs }, async (response) => {
         if (!isEventStream(response, stream)) return readOpenAIResponsesReply(await response.text(), context);

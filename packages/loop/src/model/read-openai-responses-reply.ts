@@ -1,6 +1,7 @@
 // Reads a whole (non-streaming) Responses API answer into a ModelReply, and turns a response's `output`
 // items into the reply's text, calls and the `openaiResponses` sequence the loop stores, so that the next
 // request sends the turn back as the API gave it (reasoning items before the message or call they belong to).
+import { type OpenAIResponsesMessageWords, openAIResponsesMessageWords, openAIResponsesTurnText } from "@ctxpipe/core";
 import { z } from "zod";
 import type { ModelReply, ModelToolCall, ModelUsage } from "./model-adapter.js";
 import { type ProviderError, readProviderError, reportedProviderError } from "./read-provider-error.js";
@@ -15,7 +16,7 @@ export interface ResponsesReplyContext extends ReplyContext {
   readonly stored: boolean;
 }
 
-/** Separates the texts of two message items of one answer (a commentary, then the final answer), as the importer of stored Responses items joins them. */
+/** Separates the texts of two message items of one answer (a commentary, then the final answer), and two text parts of one message, as the importer of stored Responses items joins them. */
 export const MESSAGE_SEPARATOR = "\n";
 
 const messageSchema = z.looseObject({
@@ -61,10 +62,22 @@ function parseItem<Schema extends z.ZodType>(context: ReplyContext, schema: Sche
   return parsed.data;
 }
 
-/** The text of a message item: its output_text parts, and a refusal's words (as the Chat Completions adapter reads them). */
-export function messageItemText(context: ReplyContext, item: unknown, where: string): string {
-  const message = parseItem(context, messageSchema, item, where);
-  return message.content.map((part) => (part.type === "output_text" ? (part.text ?? "") : part.type === "refusal" ? (part.refusal ?? "") : "")).join("");
+/** What a message item says (core's openAIResponsesMessageWords: its text parts one per line, its refusal apart), checked as a message. */
+export function messageItemWords(context: ReplyContext, item: unknown, where: string): OpenAIResponsesMessageWords {
+  parseItem(context, messageSchema, item, where);
+  return openAIResponsesMessageWords((item as { content: unknown }).content);
+}
+
+/**
+ * The reply's text, as the importer of stored Responses items and the renderer compute it from the
+ * stored messages (core's openAIResponsesTurnText): the messages' texts one per line, a refusal's words
+ * when the answer has no other text. So the next build finds the item's text unchanged, and sends the
+ * turn back as the API gave it.
+ */
+export function outputText(context: ReplyContext, output: ReadonlyArray<unknown>): string {
+  return openAIResponsesTurnText(
+    output.flatMap((item, index) => (typeof item === "object" && item !== null && (item as { type?: unknown }).type === "message" ? [messageItemWords(context, item, `output[${index}]`)] : [])),
+  );
 }
 
 /** input_tokens already counts the cached tokens (input_tokens_details.cached_tokens is a part of it), as prompt_tokens does. */
@@ -141,7 +154,10 @@ export function readOutputItems(context: ResponsesReplyContext, output: Readonly
         sequence.push(item);
     }
   });
-  const kept = reasoningLost ? sequence.map((entry) => (entry.type === "message" || entry.type === "function_call" ? withoutId(entry) : entry)) : sequence;
+  // All or nothing, as the renderer sends reasoning: a turn that lost one reasoning item keeps none, nor any id.
+  const kept = reasoningLost
+    ? sequence.flatMap((entry) => (entry.type === "reasoning" ? [] : entry.type === "message" || entry.type === "function_call" ? [withoutId(entry)] : [entry]))
+    : sequence;
   const keep = kept.some((entry) => (entry.type !== "message" && entry.type !== "function_call") || "id" in entry || "phase" in entry || "namespace" in entry);
   return { toolCalls, ...(keep ? { responses: { sequence: kept } } : {}) };
 }
@@ -159,11 +175,6 @@ function storedContent(content: unknown): unknown {
 function withoutId(entry: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   const { id: _id, ...rest } = entry;
   return rest;
-}
-
-/** The reply's texts, one per message item with text, joined as the stream gives them to onText. */
-export function joinMessageTexts(texts: ReadonlyArray<string>): string {
-  return texts.filter((text) => text !== "").join(MESSAGE_SEPARATOR);
 }
 
 /** Why the model stopped: "completed", or the reason an incomplete response gives ("max_output_tokens", "content_filter"). */
@@ -201,9 +212,7 @@ export function readOpenAIResponsesReply(body: string, context: ResponsesReplyCo
   const error = responseError(document);
   if (error !== undefined) throw reportedProviderError(context.adapter, error, "answer");
   const response = parseResponse(context, document, "the answer");
-  const text = joinMessageTexts(
-    response.output.flatMap((item, index) => (typeof item === "object" && item !== null && (item as { type?: unknown }).type === "message" ? [messageItemText(context, item, `output[${index}]`)] : [])),
-  );
+  const text = outputText(context, response.output);
   // Not streamed, but onText still sees the whole text once, so its pieces always add up to reply.text.
   emitText(context, text);
   return responsesReply(context, response, text);

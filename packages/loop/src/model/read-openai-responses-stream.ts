@@ -3,15 +3,18 @@
 // calls interleave) and finished (response.output_item.done, the complete item: a reasoning item's
 // encrypted_content is only there). response.completed or response.incomplete ends the answer with its
 // usage; response.failed and error events are the provider's error. Other event types are skipped.
+// The text given to onText is the reply's text, which is what the importer and the renderer compute from
+// the stored messages: text parts one per line (a line break between two parts or two messages), and a
+// refusal's words only when the answer has no other text, so refusal deltas wait for the end.
 import { z } from "zod";
 import type { ModelReply } from "./model-adapter.js";
 import { readProviderError, reportedProviderError } from "./read-provider-error.js";
-import { MESSAGE_SEPARATOR, messageItemText, parseResponse, type ResponsesReplyContext, responseError, responsesReply } from "./read-openai-responses-reply.js";
+import { MESSAGE_SEPARATOR, messageItemWords, outputText, parseResponse, type ResponsesReplyContext, responseError, responsesReply } from "./read-openai-responses-reply.js";
 import { readSseEvents } from "./read-sse-events.js";
 import { badResponse, emitText, incompleteStream, parseAnswerJson } from "./reply-context.js";
 
 const itemEventSchema = z.looseObject({ output_index: z.number().int().nonnegative(), item: z.looseObject({ type: z.string() }) });
-const deltaEventSchema = z.looseObject({ output_index: z.number().int().nonnegative(), delta: z.string() });
+const deltaEventSchema = z.looseObject({ output_index: z.number().int().nonnegative(), content_index: z.number().int().nonnegative().optional(), delta: z.string() });
 const argumentsDoneSchema = z.looseObject({ output_index: z.number().int().nonnegative(), arguments: z.string() });
 const responseEventSchema = z.looseObject({ response: z.unknown() });
 
@@ -19,8 +22,8 @@ const responseEventSchema = z.looseObject({ response: z.unknown() });
 interface StreamedItem {
   added?: Readonly<Record<string, unknown>>;
   done?: Readonly<Record<string, unknown>>;
-  /** The text (or refusal) deltas of a message item. */
-  text: string;
+  /** The output_text deltas of a message item, by content part. */
+  parts: Map<number, string>;
   /** The argument deltas of a function call, or its arguments.done text. */
   arguments: string;
 }
@@ -36,7 +39,10 @@ function finalItem(item: StreamedItem, fromResponse: unknown): unknown {
   if (item.done !== undefined) return item.done;
   if (fromResponse !== undefined) return fromResponse;
   const added = item.added ?? {};
-  if (added.type === "message") return { ...added, content: [{ type: "output_text", text: item.text, annotations: [] }] };
+  if (added.type === "message") {
+    const parts = [...item.parts.entries()].sort(([a], [b]) => a - b);
+    return { ...added, content: parts.map(([, text]) => ({ type: "output_text", text, annotations: [] })) };
+  }
   if (added.type === "function_call") return { ...added, arguments: item.arguments };
   return added;
 }
@@ -45,33 +51,38 @@ export async function readOpenAIResponsesStream(body: ReadableStream<Uint8Array>
   const items = new Map<number, StreamedItem>();
   // reply.text is exactly what onText was given: message texts in the order they arrived, separated.
   let text = "";
-  let lastMessage: number | undefined;
-  const emitMessageText = (index: number, delta: string) => {
+  /** The part ("output index:content index") the last text came from: text from another one starts a new line. */
+  let lastPart: string | undefined;
+  const emitPartText = (part: string, delta: string) => {
     if (delta === "") return;
-    if (lastMessage !== undefined && lastMessage !== index && text !== "") {
+    if (lastPart !== undefined && lastPart !== part && text !== "") {
       text += MESSAGE_SEPARATOR;
       emitText(context, MESSAGE_SEPARATOR);
     }
-    lastMessage = index;
+    lastPart = part;
     text += delta;
     emitText(context, delta);
   };
   const itemAt = (index: number): StreamedItem => {
     let item = items.get(index);
     if (item === undefined) {
-      item = { text: "", arguments: "" };
+      item = { parts: new Map(), arguments: "" };
       items.set(index, item);
     }
     return item;
   };
+  const streamedText = (index: number) => [...itemAt(index).parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part).join(MESSAGE_SEPARATOR);
   /** A message's text the deltas did not give (a server that sends only whole items), given when the item ends. */
   const finishMessage = (index: number, final: unknown) => {
-    const streamed = itemAt(index).text;
-    const whole = messageItemText(context, final, `output[${index}]`);
-    if (whole.startsWith(streamed)) {
-      itemAt(index).text = whole;
-      emitMessageText(index, whole.slice(streamed.length));
-    }
+    const streamed = streamedText(index);
+    const whole = messageItemWords(context, final, `output[${index}]`).text;
+    if (!whole.startsWith(streamed) || whole === streamed) return;
+    // The rest carries its own line breaks between parts: it continues the item's last part.
+    const parts = itemAt(index).parts;
+    const last = parts.size === 0 ? undefined : Math.max(...parts.keys());
+    emitPartText(`${index}:${last ?? "whole"}`, whole.slice(streamed.length));
+    parts.clear();
+    parts.set(0, whole);
   };
 
   for await (const event of readSseEvents(body)) {
@@ -85,11 +96,11 @@ export async function readOpenAIResponsesStream(body: ReadableStream<Uint8Array>
         itemAt(index).added = item;
         break;
       }
-      case "response.output_text.delta":
-      case "response.refusal.delta": {
-        const { output_index: index, delta } = parseEvent(context, deltaEventSchema, document, type);
-        itemAt(index).text += delta;
-        emitMessageText(index, delta);
+      case "response.output_text.delta": {
+        const { output_index: index, content_index: part = 0, delta } = parseEvent(context, deltaEventSchema, document, type);
+        const { parts } = itemAt(index);
+        parts.set(part, (parts.get(part) ?? "") + delta);
+        emitPartText(`${index}:${part}`, delta);
         break;
       }
       case "response.function_call_arguments.delta": {
@@ -118,6 +129,14 @@ export async function readOpenAIResponsesStream(body: ReadableStream<Uint8Array>
         output.forEach((item, index) => {
           if (typeof item === "object" && item !== null && (item as { type?: unknown }).type === "message" && itemAt(indexes[index]!).done === undefined) finishMessage(indexes[index]!, item);
         });
+        // What is still to say: a refusal, when the answer has no other text. Should the stream's text
+        // differ from the items' (a server whose deltas and items disagree), it stays what onText was given.
+        const whole = outputText(context, output);
+        const rest = whole.startsWith(text) ? whole.slice(text.length) : "";
+        if (rest !== "") {
+          text += rest;
+          emitText(context, rest);
+        }
         return responsesReply(context, { ...response, output }, text);
       }
       case "response.failed": {
@@ -127,7 +146,7 @@ export async function readOpenAIResponsesStream(body: ReadableStream<Uint8Array>
       case "error":
         throw reportedProviderError(context.adapter, readProviderError(document) ?? { message: event.data }, "stream");
       default:
-        break; // response.created, content parts, reasoning summary deltas, and event types added after this was written
+        break; // response.created, content parts, refusal and reasoning summary deltas, and event types added after this was written
     }
   }
   throw incompleteStream(context, "response.completed");
