@@ -1,4 +1,4 @@
-// The options both HTTP adapters share, validated with zod so a mistake names its field, and the
+// The options the HTTP adapters share, validated with zod so a mistake names its field, and the
 // environment lookups that fill in what the options leave out.
 import { PluginOptionsError } from "@ctxpipe/core";
 import { z } from "zod";
@@ -53,6 +53,31 @@ export function resolveApiKey(option: string | undefined, env: ModelEnvironment,
 
 export function defaultEnvironment(): ModelEnvironment {
   return typeof process === "undefined" ? {} : process.env;
+}
+
+/** The options every HTTP adapter has, besides its model, address, key, output length and extra body fields. */
+export interface HttpModelCommonOptions {
+  /** Extra headers; they replace the adapter's own of the same name. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Stream the answer (SSE) and call onText per text delta. Default true. */
+  readonly stream?: boolean;
+  /** The whole call, reading the answer included, must end within this time. Default 600000 (10 minutes). */
+  readonly timeoutMs?: number;
+  readonly temperature?: number;
+  /** Where the adapter's base URL and API key variables are read. Default process.env. */
+  readonly env?: ModelEnvironment;
+}
+
+/** The headers of an OpenAI API (Chat Completions or Responses): JSON in, SSE or JSON out, the key as a Bearer token. */
+export function bearerJsonHeaders(stream: boolean, apiKey: string | undefined, extra: Readonly<Record<string, string>> | undefined): Headers {
+  return mergeHeaders(
+    {
+      "content-type": "application/json",
+      accept: stream ? "text/event-stream" : "application/json",
+      ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+    },
+    extra,
+  );
 }
 
 /** The adapter's headers, then the caller's, replacing by name whatever the case. */

@@ -3,7 +3,7 @@
 import type { OpenAIChatRequest } from "@ctxpipe/core";
 import { parsePluginOptions } from "@ctxpipe/core";
 import { z } from "zod";
-import { defaultEnvironment, httpModelOptionsShape, isEventStream, mergeHeaders, type ModelEnvironment, resolveApiKey, resolveBaseURL } from "./http-model-options.js";
+import { bearerJsonHeaders, defaultEnvironment, type HttpModelCommonOptions, httpModelOptionsShape, isEventStream, resolveApiKey, resolveBaseURL } from "./http-model-options.js";
 import type { ModelAdapter, ModelCall, ModelReply } from "./model-adapter.js";
 import { postToModel } from "./post-to-model.js";
 import { readOpenAIReply } from "./read-openai-reply.js";
@@ -15,29 +15,21 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 const optionsSchema = z.strictObject(httpModelOptionsShape);
 
-export interface OpenAICompatibleModelOptions {
+/** `env`: where OPENAI_BASE_URL and OPENAI_API_KEY are read. */
+export interface OpenAICompatibleModelOptions extends HttpModelCommonOptions {
   /** The model name sent in every request; it replaces the request's own `model`. */
   readonly model: string;
   /** Default: env OPENAI_BASE_URL, else "https://api.openai.com/v1". The adapter POSTs to {baseURL}/chat/completions. */
   readonly baseURL?: string;
   /** Sent as "Authorization: Bearer …". Default: env OPENAI_API_KEY; with neither, no Authorization header (local servers). */
   readonly apiKey?: string;
-  /** Extra headers; they replace the adapter's own of the same name. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Stream the answer (SSE) and call onText per delta. Default true. */
-  readonly stream?: boolean;
-  /** The whole call, reading the answer included, must end within this time. Default 600000 (10 minutes). */
-  readonly timeoutMs?: number;
   /** Sent as `max_tokens`. OpenAI's reasoning models want `max_completion_tokens`: pass that in `body`. */
   readonly maxTokens?: number;
-  readonly temperature?: number;
   /**
    * Extra request fields (top_p, response_format, parallel_tool_calls …). They cannot replace
    * messages, tools, model or stream; they can replace stream_options.
    */
   readonly body?: Readonly<Record<string, unknown>>;
-  /** Where OPENAI_BASE_URL and OPENAI_API_KEY are read. Default process.env. */
-  readonly env?: ModelEnvironment;
 }
 
 export function openAICompatibleModel(options: OpenAICompatibleModelOptions): ModelAdapter<"openai"> {
@@ -48,14 +40,7 @@ export function openAICompatibleModel(options: OpenAICompatibleModelOptions): Mo
   const name = `openai-compatible (${settings.model})`;
   const url = `${baseURL}/chat/completions`;
   const { stream } = settings;
-  const headers = mergeHeaders(
-    {
-      "content-type": "application/json",
-      accept: stream ? "text/event-stream" : "application/json",
-      ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
-    },
-    settings.headers,
-  );
+  const headers = bearerJsonHeaders(stream, apiKey, settings.headers);
 
   return {
     name,

@@ -4,7 +4,7 @@
 import { PluginOptionsError, parsePluginOptions } from "@ctxpipe/core";
 import type { OpenAIResponsesRequest } from "@ctxpipe/renderers";
 import { z } from "zod";
-import { defaultEnvironment, httpModelOptionsShape, isEventStream, mergeHeaders, type ModelEnvironment, resolveApiKey, resolveBaseURL } from "./http-model-options.js";
+import { bearerJsonHeaders, defaultEnvironment, type HttpModelCommonOptions, httpModelOptionsShape, isEventStream, resolveApiKey, resolveBaseURL } from "./http-model-options.js";
 import type { ModelAdapter, ModelCall, ModelReply } from "./model-adapter.js";
 import { postToModel } from "./post-to-model.js";
 import { readOpenAIResponsesReply } from "./read-openai-responses-reply.js";
@@ -35,22 +35,16 @@ const optionsSchema = z.strictObject({
     .optional(),
 });
 
-export interface OpenAIResponsesModelOptions {
+/** `env`: where OPENAI_BASE_URL and OPENAI_API_KEY are read. */
+export interface OpenAIResponsesModelOptions extends HttpModelCommonOptions {
   /** The model name sent in every request; it replaces the request's own `model`. */
   readonly model: string;
   /** Default: env OPENAI_BASE_URL, else "https://api.openai.com/v1". The adapter POSTs to {baseURL}/responses. */
   readonly baseURL?: string;
   /** Sent as "Authorization: Bearer …". Default: env OPENAI_API_KEY; with neither, no Authorization header (local servers). */
   readonly apiKey?: string;
-  /** Extra headers; they replace the adapter's own of the same name. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Stream the answer (SSE) and call onText per text delta. Default true. */
-  readonly stream?: boolean;
-  /** The whole call, reading the answer included, must end within this time. Default 600000 (10 minutes). */
-  readonly timeoutMs?: number;
   /** Sent as `max_output_tokens`, replacing the request's (the renderer's option or the build's reserve): 16 or more, the API's minimum. */
   readonly maxOutputTokens?: number;
-  readonly temperature?: number;
   /**
    * Extra request fields: `store`, `include`, `reasoning`, `text`, `parallel_tool_calls`, `truncation` …
    * Not input, instructions, tools, model or stream, which the build and the options write. With
@@ -60,8 +54,6 @@ export interface OpenAIResponsesModelOptions {
    * would have to find in its storage. A request built without it is refused before it is sent.
    */
   readonly body?: Readonly<Record<string, unknown>>;
-  /** Where OPENAI_BASE_URL and OPENAI_API_KEY are read. Default process.env. */
-  readonly env?: ModelEnvironment;
 }
 
 export function openAIResponsesModel(options: OpenAIResponsesModelOptions): ModelAdapter<"openai-responses"> {
@@ -72,14 +64,7 @@ export function openAIResponsesModel(options: OpenAIResponsesModelOptions): Mode
   const name = `openai-responses (${settings.model})`;
   const url = `${baseURL}/responses`;
   const { stream } = settings;
-  const headers = mergeHeaders(
-    {
-      "content-type": "application/json",
-      accept: stream ? "text/event-stream" : "application/json",
-      ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
-    },
-    settings.headers,
-  );
+  const headers = bearerJsonHeaders(stream, apiKey, settings.headers);
 
   return {
     name,
