@@ -30,7 +30,8 @@ async function read(pieces: ReadonlyArray<Uint8Array>): Promise<{ reply: ModelRe
 }
 
 describe("readOpenAIResponsesStream: the recorded stream cut anywhere", () => {
-  test("cut in two at every byte boundary, the reply is the one read from the whole stream", { timeout: 30_000 }, async () => {
+  // About 10,000 whole reads of the stream: seconds alone, much longer beside a full test run on two cores.
+  test("cut in two at every byte boundary, the reply is the one read from the whole stream", { timeout: 180_000 }, async () => {
     const whole = await read([bytes]);
     expect(whole.reply.text).toBe("Je lis les deux fichiers 😀 …");
     expect(whole.reply.toolCalls.map((call) => call.arguments)).toEqual(['{"path":"a.json"}', '{"path":"b.json"}']);
