@@ -136,6 +136,8 @@ export type {
   OpenAIChatToolCall,
 } from "./renderers/openai-chat/openai-chat-request.js";
 export { OpenAIChatRendererPlugin, type OpenAIChatRendererPluginOptions } from "./renderers/openai-chat/openai-chat-renderer-plugin.js";
+export { describeValue as describeRequestValue } from "./renderers/openai-chat/openai-chat-message-view.js";
+export { promptCacheKeyRule } from "./renderers/openai-chat/openai-chat-request-rules.js";
 export { openAIChatRules } from "./renderers/openai-chat/openai-chat-rules.js";
 export { renderOpenAIChatMessage, summaryHeading } from "./renderers/openai-chat/render-openai-chat-message.js";
 

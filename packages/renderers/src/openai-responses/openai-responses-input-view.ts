@@ -1,5 +1,6 @@
 // How the Responses rules read a request: it may be anything a user built by hand, so every field is
 // looked at as an unknown value, and every input item knows its index for the violations it causes.
+import { describeRequestValue } from "@ctxpipe/core";
 
 export type JsonRecord = { readonly [key: string]: unknown };
 
@@ -85,12 +86,5 @@ export function at(view: InputItemView, suffix = ""): { path: string; messageInd
   return { path: `input[${view.index}]${suffix}`, messageIndex: view.index };
 }
 
-/** A value named in a violation message: short, and never throws, whatever the value (a cycle, a bigint). */
-export function describeValue(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (value === undefined) return "missing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return type === "object" ? "an object" : `a ${type}`;
-}
+/** A value named in a violation message (core's, shared with the Chat Completions rules). */
+export const describeValue = describeRequestValue;

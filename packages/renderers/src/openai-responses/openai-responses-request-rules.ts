@@ -1,6 +1,6 @@
 // OpenAI Responses rules on the request's own fields: tools, instructions, max_output_tokens and
 // prompt_cache_key (reference/providers.md §2: RSP-018…022, 024).
-import { isBlank, MAX_PROMPT_CACHE_KEY_LENGTH, type Rule, type RuleViolationInput } from "@ctxpipe/core";
+import { isBlank, promptCacheKeyRule, type Rule, type RuleViolationInput } from "@ctxpipe/core";
 import { at, describeValue, inputViewsOf, isRecord, type JsonRecord } from "./openai-responses-input-view.js";
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
@@ -103,15 +103,4 @@ export const instructionsNotBlank: Rule<unknown> = {
   },
 };
 
-export const promptCacheKeyWithinLimit: Rule<unknown> = {
-  id: "RSP-024",
-  level: "error",
-  requires: `prompt_cache_key, when sent, is a string of at most ${MAX_PROMPT_CACHE_KEY_LENGTH} characters`,
-  providerError: "Invalid 'prompt_cache_key': string too long. Expected a string with maximum length 64, but got a string with length 72 instead.",
-  check(request, report) {
-    const field = setField(request, "prompt_cache_key");
-    if (field === undefined) return;
-    if (typeof field.value !== "string") report({ message: `prompt_cache_key is ${describeValue(field.value)}, not a string`, path: "prompt_cache_key" });
-    else if (field.value.length > MAX_PROMPT_CACHE_KEY_LENGTH) report({ message: `prompt_cache_key is ${field.value.length} characters long; at most ${MAX_PROMPT_CACHE_KEY_LENGTH} are allowed`, path: "prompt_cache_key" });
-  },
-};
+export const promptCacheKeyWithinLimit: Rule<unknown> = promptCacheKeyRule("RSP-024");
