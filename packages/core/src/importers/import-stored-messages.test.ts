@@ -468,6 +468,12 @@ describe("importStoredMessages", () => {
     ]);
   });
 
+  test("a partType that is an object without a prototype is no ending and no TypeError (the property below found it)", () => {
+    const record = { id: "a1", role: "assistant", content: "Done.", partType: Object.create(null) as object };
+    expect(() => returnsOrThrowsInvalidInput(() => importStoredMessages([record]))).not.toThrow();
+    expect(importStoredMessages([{ ...record, partType: "task_completed" }])[0]).toMatchObject({ type: "task-completed" });
+  });
+
   test("any input either imports or throws InvalidInputError, never a TypeError", () => {
     const keys = ["id", "body", "toolCalls", "tool_use_id", "input", "role", "content", "createdAt", "mode", "runId", "agentId", "includeInContext", "priority", "partType", "toolName", "duration", "tool_calls", "tool_call_id", "is_error", "error", "kind", "summary", "coveredIds", "messageIds", "type", "text", "image_url", "url", "detail", "function", "name", "arguments", "fromId", "toId"];
     const labels = ["user", "assistant", "system", "developer", "tool", "summary", "error", "tool_result", "tool_use", "tool_use_id", "text", "image_url", "function", "low", "2026-01-01T10:00:00.000Z"];

@@ -135,7 +135,9 @@ export function readStoredMessage(record: Record<string, unknown>, reader: Recor
       return [{ type: "system", text: content.text, ...common() }];
     }
     case "assistant": {
-      const ending = TASK_PART_TYPES[String(field("partType").peek("partType"))];
+      // Only a string names an ending: String() of an object without a prototype throws.
+      const partType = field("partType").peek("partType");
+      const ending = typeof partType === "string" ? TASK_PART_TYPES[partType] : undefined;
       if (ending !== undefined) return readTaskEnding(reader, message, extra, ending, field, common);
       // Chat and run mode persist an LLM failure as an assistant message so the user can say "continue".
       const failed = field("partType").peek("partType") === "error" || field("error").peek("error") === true;
