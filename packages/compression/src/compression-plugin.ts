@@ -22,6 +22,7 @@ import {
   STAGE,
   type StageContext,
   type TurnGroup,
+  type TurnGroups,
 } from "@ctxpipe/core";
 import { z } from "zod";
 import "./build-options.js";
@@ -274,6 +275,7 @@ export class CompressionPlugin implements PipelinePlugin {
         return position !== undefined && isProtected(protection, item, position);
       },
       isProtectedGroup: groupProtected,
+      firstProtectedGroup: () => firstProtectedGroup(turns, items, protection),
       estimate: (item) => estimateItemTokens(item, context),
       itemById: (id) => {
         const position = positions.get(id);
@@ -390,16 +392,18 @@ function creditEarlierPasses(session: Session, first: FirstPass, made: ReadonlyA
 
 /** What the chain's final pass decided, by kind (an item's last decision), with all the tokens it took out of each item. */
 function noticeSummaryOf(buffer: DecisionBuffer, session: Session): CompressionNoticeSummary {
-  const saved = new Map<string, number>();
-  for (const saving of session.savings) saved.set(saving.id, (saved.get(saving.id) ?? 0) + saving.tokensSaved);
+  // Each id's last kind, then its savings added to that kind: one map, no object per decision.
   const last = new Map<string, string>();
-  for (const decision of buffer.decisions()) last.set(decision.id, decision.kind);
+  buffer.forEachDecision((kind, id) => last.set(id, kind));
   const counts = { clear: { items: 0, tokens: 0 }, truncate: { items: 0, tokens: 0 }, summarize: { items: 0, tokens: 0 }, drop: { items: 0, tokens: 0 } };
-  for (const [id, kind] of last) {
-    if (!Object.hasOwn(counts, kind)) continue;
-    const count = counts[kind as keyof typeof counts];
-    count.items++;
-    count.tokens += saved.get(id) ?? 0;
+  const countOf = (kind: string | undefined) => (kind !== undefined && Object.hasOwn(counts, kind) ? counts[kind as keyof typeof counts] : undefined);
+  for (const kind of last.values()) {
+    const count = countOf(kind);
+    if (count !== undefined) count.items++;
+  }
+  for (const saving of session.savings) {
+    const count = countOf(last.get(saving.id));
+    if (count !== undefined) count.tokens += saving.tokensSaved;
   }
   // A cut result is kept whole under its handle; so is a cleared one whose placeholder names it.
   const offloaded = counts.truncate.items > 0 || buffer.offloaded();
@@ -443,6 +447,22 @@ function protectedGroups(groups: ReadonlyArray<TurnGroup>, positions: ReadonlyMa
     known.set(index, flag);
     return flag;
   };
+}
+
+/**
+ * The oldest group holding a protected item: the group of each item from `protection.from` on and of
+ * each protected id before it (pinned items, the current loop's late results). Those are the newest
+ * few items and the pinned ones, so this costs what they number, not the history.
+ */
+function firstProtectedGroup(turns: TurnGroups, items: Items, protection: Protection): number {
+  let first = turns.groups.length;
+  const consider = (id: string) => {
+    const index = turns.groupOf(id)?.index;
+    if (index !== undefined && index < first) first = index;
+  };
+  for (let position = protection.from; position < items.length; position++) consider(items[position]!.id);
+  for (const id of protection.extra) consider(id);
+  return first;
 }
 
 /** The current loop and the newest messages must come out exactly as they went in. */

@@ -24,6 +24,11 @@ export interface CompressionContext {
   isProtected(item: Item): boolean;
   /** Whether a turn group holds a protected item. */
   isProtectedGroup(index: number): boolean;
+  /**
+   * The index of the oldest turn group that holds a protected item (`turns.groups.length` when none):
+   * every group before it may be dropped whole. Found from the protected items, not by asking each group.
+   */
+  firstProtectedGroup(): number;
   /** An item's estimated cost in the request, message overhead included. */
   estimate(item: Item): number;
   /** The item with this id among the items this strategy receives. */

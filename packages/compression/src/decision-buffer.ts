@@ -1,10 +1,24 @@
 // Holds a pass's decisions and warnings until the chain knows the pass is final. When a summary is
 // made, the chain starts over with it applied (as every later build will apply it), and the first
 // pass's decisions must not reach the report.
-import { type DecisionBatch, type DecisionRecorder, itemContentHandle, RECORD_DECISION_BATCH, recordDecisionBatch, type StageContext } from "@ctxpipe/core";
+import {
+  type DecisionBatch,
+  type DecisionRecorder,
+  type DecisionRun,
+  itemContentHandle,
+  RECORD_DECISION_BATCH,
+  RECORD_DECISION_RUN,
+  recordDecisionBatch,
+  recordDecisionRun,
+  type StageContext,
+} from "@ctxpipe/core";
 
 type Recorder = Omit<DecisionRecorder, "attach" | "as">;
-type Call = { readonly plugin: string; readonly method: keyof Recorder; readonly args: ReadonlyArray<unknown> } | { readonly plugin: string; readonly method: "batch"; readonly batch: DecisionBatch };
+type Call =
+  | { readonly plugin: string; readonly method: keyof Recorder; readonly args: ReadonlyArray<unknown> }
+  | { readonly plugin: string; readonly method: "batch"; readonly batch: DecisionBatch }
+  | { readonly plugin: string; readonly method: "run"; readonly run: DecisionRun };
+type Held = { readonly [RECORD_DECISION_BATCH]: (batch: DecisionBatch) => void; readonly [RECORD_DECISION_RUN]: (run: DecisionRun) => void };
 
 const KIND_OF = { cleared: "clear", dropped: "drop", repaired: "repair" } as const satisfies Record<DecisionBatch["decision"], keyof Recorder>;
 
@@ -13,7 +27,7 @@ export class DecisionBuffer {
   readonly #warnings: string[] = [];
 
   /** A recorder whose decisions name `plugin` once flushed. */
-  as(plugin: string): Recorder & { readonly [RECORD_DECISION_BATCH]: (batch: DecisionBatch) => void } {
+  as(plugin: string): Recorder & Held {
     const push = (method: keyof Recorder) => (...args: unknown[]) => {
       this.#calls.push({ plugin, method, args });
     };
@@ -21,6 +35,10 @@ export class DecisionBuffer {
       // Held as one call, and recorded by reference when flushed (recordDecisionBatch).
       [RECORD_DECISION_BATCH]: (batch: DecisionBatch) => {
         this.#calls.push({ plugin, method: "batch", batch });
+      },
+      // Held as one call, recorded as one run of the report when flushed (recordDecisionRun).
+      [RECORD_DECISION_RUN]: (run: DecisionRun) => {
+        this.#calls.push({ plugin, method: "run", run });
       },
       drop: push("drop") as Recorder["drop"],
       repair: push("repair") as Recorder["repair"],
@@ -46,6 +64,11 @@ export class DecisionBuffer {
         for (const entry of call.batch.entries) decisions.push({ plugin: call.plugin, kind, id: entry.id });
         continue;
       }
+      if (call.method === "run") {
+        const kind = KIND_OF[call.run.decision];
+        for (const id of call.run.ids) decisions.push({ plugin: call.plugin, kind, id });
+        continue;
+      }
       if (call.method === "offload") continue;
       const item = call.args[0] as { id: string } | string;
       decisions.push({ plugin: call.plugin, kind: call.method, id: typeof item === "string" ? item : item.id });
@@ -58,7 +81,30 @@ export class DecisionBuffer {
     return this.#calls.some((call) => call.method === "offload" || (call.method === "batch" && call.batch.entries.some((entry) => entry.offload !== undefined)));
   }
 
-  /** Whether `other` holds the same calls (the same batch objects, the same arguments): the same decisions. */
+  /**
+   * Calls `visit` with each decision's kind and item id, in order, without making an object per
+   * decision (a sliding window's run holds thousands).
+   */
+  forEachDecision(visit: (kind: keyof Recorder, id: string) => void): void {
+    for (const call of this.#calls) {
+      if (call.method === "batch") {
+        const kind = KIND_OF[call.batch.decision];
+        for (const entry of call.batch.entries) visit(kind, entry.id);
+      } else if (call.method === "run") {
+        const kind = KIND_OF[call.run.decision];
+        for (const id of call.run.ids) visit(kind, id);
+      } else if (call.method !== "offload") {
+        const item = call.args[0] as { id: string } | string;
+        visit(call.method, typeof item === "string" ? item : item.id);
+      }
+    }
+  }
+
+  /**
+   * Whether `other` holds the same decisions: the same batch objects, runs of the same kind over the
+   * same id array (their reasons may differ: a run's reason names the build's usage), and the same
+   * arguments for the rest.
+   */
   sameAs(other: DecisionBuffer): boolean {
     const mine = this.#calls;
     const theirs = other.#calls;
@@ -69,6 +115,10 @@ export class DecisionBuffer {
       if (a.plugin !== b.plugin || a.method !== b.method) return false;
       if (a.method === "batch" || b.method === "batch") {
         if (a.method !== "batch" || b.method !== "batch" || a.batch !== b.batch) return false;
+        continue;
+      }
+      if (a.method === "run" || b.method === "run") {
+        if (a.method !== "run" || b.method !== "run" || a.run.decision !== b.run.decision || a.run.ids !== b.run.ids) return false;
         continue;
       }
       if (a.args.length !== b.args.length || a.args.some((arg, at) => arg !== b.args[at])) return false;
@@ -98,6 +148,10 @@ export class DecisionBuffer {
     for (const call of this.#calls) {
       if (call.method === "batch") {
         recordDecisionBatch(context, call.plugin, call.batch);
+        continue;
+      }
+      if (call.method === "run") {
+        recordDecisionRun(context, call.plugin, call.run);
         continue;
       }
       let recorder = recorders.get(call.plugin);

@@ -26,6 +26,9 @@ const stepArbitrary = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("giant" as const), chars: fc.integer({ min: 2_000, max: 30_000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("edit" as const), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate" as const), count: fc.integer({ min: 1, max: 4 }) }) },
+  // A call answered only after the next user turn (its result joins an older turn group), and a stored system message.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("late" as const), words: fc.integer({ min: 5, max: 300 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("system" as const) }) },
 );
 type Step = typeof stepArbitrary extends fc.Arbitrary<infer Value> ? Value : never;
 
@@ -41,8 +44,12 @@ async function outcomeOf(run: () => Promise<{ request: unknown; tokenCount: numb
   }
 }
 
-function pipelineWith(notice: boolean) {
-  return createPipeline({ plugins: [new CompressionPlugin({ strategies: [...DEFAULT_STRATEGIES], notice }), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin()] });
+// The default chain, and the window on its own (it then drops originals, summaries and stored system messages among them).
+const CHAINS = { default: DEFAULT_STRATEGIES, window: ["sliding-window"], "cut and window": ["truncate-tool-results", "sliding-window"] } as const;
+type Chain = keyof typeof CHAINS;
+
+function pipelineWith(notice: boolean, chain: Chain = "default") {
+  return createPipeline({ plugins: [new CompressionPlugin({ strategies: [...CHAINS[chain]], notice }), new AnthropicMessagesRendererPlugin(), new GeminiRendererPlugin()] });
 }
 
 /** The history after one step; `pool` holds the items not appended yet, `giants` numbers the giant outputs. */
@@ -61,11 +68,19 @@ function applyStep(history: ItemInput[], pool: ItemInput[], step: Step, giants: 
     const item = history[at]! as ItemInput & { text?: string; output?: string };
     history[at] = "output" in item && typeof item.output === "string" ? { ...item, output: `${item.output} (edited)` } : "text" in item && typeof item.text === "string" ? { ...item, text: `${item.text} (edited)` } : item;
   } else if (step.kind === "truncate") history.splice(Math.max(0, history.length - step.count));
+  else if (step.kind === "late") {
+    const n = giants.count++;
+    history.push(
+      { id: `l${n}-call`, type: "assistant", text: "", toolCalls: [{ id: `call_l${n}`, name: "search", arguments: `{"q":${n}}` }] },
+      { id: `l${n}-user`, type: "user", text: `While that runs: question ${n}.` },
+      { id: `l${n}-result`, type: "tool-result", callId: `call_l${n}`, toolName: "search", output: "found ".repeat(step.words) },
+    );
+  } else if (step.kind === "system") history.push({ id: `s${giants.count++}-system`, type: "system", text: "Stored system note." });
 }
 
 describe("a reused pipeline with the default chain builds what a new one builds (property)", () => {
   test(
-    "appends, giant outputs, edits and a cut end, with pinned items and summary records, notice on and off, every renderer",
+    "appends, giant outputs, late results, stored system messages, edits and a cut end, with pinned items and summary records, notice on and off, every renderer, the default chain and the window alone",
     async () => {
       await fc.assert(
         fc.asyncProperty(
@@ -77,7 +92,8 @@ describe("a reused pipeline with the default chain builds what a new one builds 
           fc.boolean(),
           fc.boolean(),
           fc.constantFrom<Renderer>("openai", "anthropic", "gemini"),
-          async (conversation, steps, notice, maxTokens, pinnedAt, withRecord, readReportEveryTime, renderer) => {
+          fc.constantFrom<Chain>("default", "default", "window", "cut and window"),
+          async (conversation, steps, notice, maxTokens, pinnedAt, withRecord, readReportEveryTime, renderer, chain) => {
             const all = conversation.items.map((item, index) =>
               pinnedAt.some((at) => at % conversation.items.length === index) ? ({ ...item, metadata: { ...item.metadata, pinned: true } } as ItemInput) : item,
             );
@@ -96,12 +112,12 @@ describe("a reused pipeline with the default chain builds what a new one builds 
             const history: ItemInput[] = all.slice(0, Math.ceil(all.length / 2));
             const pool = all.slice(history.length);
             const giants = { count: 0 };
-            const reused = pipelineWith(notice);
+            const reused = pipelineWith(notice, chain);
             let previous: ItemInput[] | undefined;
             for (const step of [undefined, ...steps]) {
               if (step !== undefined) applyStep(history, pool, step, giants);
               // A new pipeline that built the history of the last build that succeeded first: its cache report compares the same two requests.
-              const fresh = pipelineWith(notice);
+              const fresh = pipelineWith(notice, chain);
               if (previous !== undefined) await fresh.build([...previous], options);
               const expected = await outcomeOf(() => fresh.build([...history], options));
               if (readReportEveryTime) expect(await outcomeOf(() => reused.build(history, options))).toEqual(expected);
@@ -113,7 +129,7 @@ describe("a reused pipeline with the default chain builds what a new one builds 
               if (expected.ok) previous = [...history];
             }
             // The last build's report, read after all the builds that did not read theirs, is whole.
-            const fresh = pipelineWith(notice);
+            const fresh = pipelineWith(notice, chain);
             if (previous !== undefined) await fresh.build([...previous], options);
             expect(await outcomeOf(() => reused.build(history, options))).toEqual(await outcomeOf(() => fresh.build([...history], options)));
           },

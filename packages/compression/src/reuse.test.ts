@@ -1,11 +1,11 @@
 // What a reused chain does not do again on a history that only grew. Each test counts the work a
 // strategy asks for (token counts, item lookups) or checks objects' identity across builds, so it
 // fails if reuse silently stops; the property test next to it proves reuse never changes a result.
-import { createPipeline, type Item, type ItemInput, type Items, itemText, parseItems, STAGE, type StageContext, TurnGroupsCache } from "@ctxpipe/core";
+import { createPipeline, type DecisionRun, type Item, type ItemInput, type Items, itemText, parseItems, RECORD_DECISION_RUN, STAGE, type StageContext, TurnGroupsCache } from "@ctxpipe/core";
 import { wordTokenizer } from "@ctxpipe/core/testing";
 import { describe, expect, test } from "vitest";
 import type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
-import { CompressionPlugin, clearToolResults, DEFAULT_STRATEGIES, truncateToolResults } from "./index.js";
+import { CompressionPlugin, clearToolResults, DEFAULT_STRATEGIES, slidingWindow, truncateToolResults } from "./index.js";
 
 const words = (count: number, tag: string) => Array.from({ length: count }, (_, index) => `${tag}${index}`).join(" ");
 
@@ -24,8 +24,14 @@ const history = (turns: number, size = 100) => Array.from({ length: turns }, (_,
 async function run(strategy: CompressionStrategy, items: Items, remaining: number, groups = new TurnGroupsCache(), budget = 100_000) {
   const work = { counted: 0, lookedUp: 0 };
   const decisions: string[] = [];
+  const runs: DecisionRun[] = [];
   const note = (kind: string) => (item: Item | string) => decisions.push(`${kind}:${typeof item === "string" ? item : item.id}`);
   const report = {
+    // A run (the window's drops) is kept whole, as the chain's recorder keeps it, and noted id by id.
+    [RECORD_DECISION_RUN]: (given: DecisionRun) => {
+      runs.push(given);
+      for (const id of given.ids) note(given.decision)(id);
+    },
     clear: note("clear"),
     offload: (item: Item | string) => {
       note("offload")(item);
@@ -44,15 +50,17 @@ async function run(strategy: CompressionStrategy, items: Items, remaining: numbe
     report,
   } as unknown as StageContext;
   const positions = new Map(items.map((item, position) => [item.id, position]));
+  const turns = groups.of(items, { inputItems: [], turns: { groups: [], current: undefined, groupOf: () => undefined } });
   const context: CompressionContext = {
     build,
     budget,
     target: budget / 2,
     usage: 0,
     remaining,
-    turns: groups.of(items, { inputItems: [], turns: { groups: [], current: undefined, groupOf: () => undefined } }),
+    turns,
     isProtected: (item) => positions.get(item.id)! >= items.length - 2,
     isProtectedGroup: () => false,
+    firstProtectedGroup: () => turns.groups.length,
     estimate: (item) => wordTokenizer.count(itemText(item)),
     itemById: (id) => {
       work.lookedUp++;
@@ -61,7 +69,7 @@ async function run(strategy: CompressionStrategy, items: Items, remaining: numbe
     },
   };
   const result = (await strategy.compress(items, context)) ?? items;
-  return { result, work, decisions };
+  return { result, work, decisions, runs };
 }
 
 describe("reuse on a history that only grew", () => {
@@ -101,6 +109,28 @@ describe("reuse on a history that only grew", () => {
     expect(fresh.work.lookedUp).toBe(grown.length);
     // The new turn's one item; no result counted again.
     expect(again.work).toEqual({ counted: 0, lookedUp: 1 });
+  });
+
+  test("sliding-window sums only the turns it has not summed, and the same cut hands over the same ids as one run", async () => {
+    const first = parseItems(history(20));
+    const grown = [...first, ...parseItems(toolTurn(21))];
+    const strategy = slidingWindow();
+    const groups = new TurnGroupsCache();
+    const before = await run(strategy, first, 700, groups);
+    const again = await run(strategy, grown, 700, groups);
+    const fresh = await run(slidingWindow(), grown, 700);
+    expect({ result: again.result, decisions: again.decisions }).toEqual({ result: fresh.result, decisions: fresh.decisions });
+    expect(again.result).toEqual(grown.slice(before.runs[0]!.ids.length));
+    // A new window looks up the items of every turn up to the cut; the kept one looks up none.
+    expect(fresh.work.lookedUp).toBeGreaterThan(0);
+    expect(again.work.lookedUp).toBe(0);
+    expect(again.runs).toHaveLength(1);
+    expect(again.runs[0]!.ids).toBe(before.runs[0]!.ids);
+    // A larger goal (the cut moved) sums on from the last turn summed.
+    const moved = await run(strategy, grown, 2_000, groups);
+    const movedFresh = await run(slidingWindow(), grown, 2_000);
+    expect({ result: moved.result, decisions: moved.decisions }).toEqual({ result: movedFresh.result, decisions: movedFresh.decisions });
+    expect(moved.work.lookedUp).toBe(movedFresh.work.lookedUp - fresh.work.lookedUp);
   });
 
   test("a reused pipeline hands the later stages the same objects: the composed prompt, the list that only grew, the clear events", async () => {

@@ -104,7 +104,15 @@ export type {
 } from "./pipeline/stage-context.js";
 export { SYSTEM_PROMPT_ID } from "./pipeline/system-prompt-id.js";
 export { TurnGroupsCache } from "./pipeline/turn-groups-cache.js";
-export { type DecisionBatch, type DecisionBatchEntry, RECORD_DECISION_BATCH, recordDecisionBatch } from "./pipeline/decision-batch.js";
+export {
+  type DecisionBatch,
+  type DecisionBatchEntry,
+  type DecisionRun,
+  RECORD_DECISION_BATCH,
+  RECORD_DECISION_RUN,
+  recordDecisionBatch,
+  recordDecisionRun,
+} from "./pipeline/decision-batch.js";
 
 // Default plugins
 export { EstimatingTokenizerPlugin } from "./plugins/estimating-tokenizer-plugin.js";

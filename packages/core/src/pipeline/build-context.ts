@@ -11,7 +11,7 @@ import { itemContentHandle } from "../text/item-content-handle.js";
 import type { TextCut } from "../text/text-cut.js";
 import type { BuildOptions } from "./build-options.js";
 import type { Decision, OffloadedText, ReportEvent } from "./build-report.js";
-import type { DecisionBatch } from "./decision-batch.js";
+import type { DecisionBatch, DecisionRun } from "./decision-batch.js";
 import { EventLog, type EventRun } from "./event-log.js";
 import type { StageLabel } from "./stage.js";
 import type {
@@ -91,6 +91,8 @@ export interface BuildContextInternals {
   recordAll(ids: ReadonlyArray<string>, decision: Decision, reason: string): void;
   /** A batch's decisions (decision-batch.ts), its events made once per batch object. */
   recordBatch(plugin: string, batch: DecisionBatch): void;
+  /** A run's decision (decision-batch.ts) for all its ids, recorded as one run of the log. */
+  recordRun(plugin: string, run: DecisionRun): void;
   /** Whether any text was offloaded. */
   hasOffloaded(): boolean;
 }
@@ -233,6 +235,12 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
       log.addAll(events.runs);
       if (events.offloads.length > 0) pending.push(events.offloads);
       lastEvent = undefined;
+    },
+    recordRun(plugin, run) {
+      checkStage();
+      const known = run.decision === "cleared" || run.decision === "dropped" || run.decision === "repaired";
+      if (!known || typeof run.reason !== "string" || !Array.isArray(run.ids)) throw new TypeError('recordDecisionRun() needs { decision, ids: string[], reason: string }, decision "cleared", "dropped" or "repaired"');
+      if (run.ids.length > 0) log.add(run.ids, eventFor(run.decision, run.reason, undefined, plugin));
     },
     hasOffloaded() {
       return offloaded.size > 0 || pending.some((texts) => texts.length > 0);

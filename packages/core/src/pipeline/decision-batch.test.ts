@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { wordTokenizer } from "../testing/word-tokenizer.js";
 import { contentHandle } from "../text/content-handle.js";
-import type { DecisionBatch } from "./decision-batch.js";
-import { RECORD_DECISION_BATCH, recordDecisionBatch } from "./decision-batch.js";
+import type { DecisionBatch, DecisionRun } from "./decision-batch.js";
+import { RECORD_DECISION_BATCH, RECORD_DECISION_RUN, recordDecisionBatch, recordDecisionRun } from "./decision-batch.js";
 import { createPipeline } from "./pipeline.js";
 import { STAGE } from "./stage.js";
 import type { StageContext } from "./stage-context.js";
@@ -83,5 +83,60 @@ describe("recordDecisionBatch", () => {
     recordDecisionBatch(context, "my-strategy", batch);
     expect(held).toEqual([batch]);
     expect(held[0]).toBe(batch);
+  });
+});
+
+describe("recordDecisionRun", () => {
+  const run: DecisionRun = { decision: "dropped", ids: ["u1", "c1", "t1", "t2"], reason: "the oldest turns went" };
+  const history = [...items, { id: "u2", type: "user" as const, text: "and now?" }];
+
+  function droppingPipeline(given: DecisionRun, byItem: boolean) {
+    return createPipeline({
+      plugins: [
+        {
+          name: "window",
+          apply: (host) =>
+            host.hooks.compress.tap({ name: "window", stage: STAGE.EARLY }, (list, context) => {
+              if (byItem) for (const id of given.ids) context.report.as("my-window").drop(id, given.reason);
+              else recordDecisionRun(context, "my-window", given);
+              return list.slice(given.ids.length);
+            }),
+        },
+      ],
+    });
+  }
+
+  test("gives the report what a drop per item gives, with one event shared by every id", async () => {
+    const byRun = await droppingPipeline(run, false).build(history, { tokenizer: wordTokenizer });
+    const byItem = await droppingPipeline(run, true).build(history, { tokenizer: wordTokenizer });
+    expect(JSON.parse(JSON.stringify(byRun.report))).toEqual(JSON.parse(JSON.stringify(byItem.report)));
+    expect(byRun.excludedIds).toEqual(["u1", "c1", "t1", "t2"]);
+    const dropped = byRun.report.entries.filter((entry) => entry.decision === "dropped");
+    expect(dropped.map((entry) => entry.history)).toEqual(run.ids.map(() => [{ decision: "dropped", stage: "compress", plugin: "my-window", reason: "the oldest turns went" }]));
+    expect(new Set(dropped.map((entry) => entry.history[0])).size).toBe(1);
+  });
+
+  test("on a context the pipeline did not make, it calls the context's recorder id by id", () => {
+    const calls: string[] = [];
+    const recorder = { drop: (id: string, reason: string) => calls.push(`drop ${id}: ${reason}`), clear: () => {}, repair: () => {} };
+    const context = { report: { as: () => recorder } } as unknown as StageContext;
+    recordDecisionRun(context, "my-window", { decision: "dropped", ids: ["a", "b"], reason: "old" });
+    expect(calls).toEqual(["drop a: old", "drop b: old"]);
+  });
+
+  test("a recorder that holds decisions for later takes the run whole", () => {
+    const held: unknown[] = [];
+    const recorder = { [RECORD_DECISION_RUN]: (given: DecisionRun) => held.push(given) };
+    const context = { report: { as: () => recorder } } as unknown as StageContext;
+    recordDecisionRun(context, "my-window", run);
+    expect(held[0]).toBe(run);
+  });
+
+  test("a run that is not { decision, ids, reason } is refused by name", async () => {
+    const error = await droppingPipeline({ decision: "dropped", ids: "u1" as never, reason: "old" }, false)
+      .build(history, { tokenizer: wordTokenizer })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: "PluginError", plugin: "window", hook: "compress" });
+    expect((error as Error).message).toContain("recordDecisionRun() needs { decision, ids: string[], reason: string }");
   });
 });

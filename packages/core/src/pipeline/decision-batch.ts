@@ -49,3 +49,38 @@ export function recordDecisionBatch(context: StageContext, plugin: string, batch
     record(entry.id, entry.reason);
   }
 }
+
+/**
+ * One decision about many items, for one reason: a sliding window that drops the oldest thousands of
+ * items records them as one run (one report event shared by every id), not a decision each.
+ */
+export interface DecisionRun {
+  readonly decision: Extract<Decision, "cleared" | "dropped" | "repaired">;
+  /** The items' ids, in the order decided. The array is kept as given: never change it afterwards. */
+  readonly ids: ReadonlyArray<string>;
+  readonly reason: string;
+}
+
+/** The method under which a recorder that holds decisions (a compression chain's) takes a run: `recorder[RECORD_DECISION_RUN](run)`. */
+export const RECORD_DECISION_RUN: unique symbol = Symbol.for("ctxpipe.recordDecisionRun") as never;
+
+/**
+ * Records the run's decision for each of its ids under `plugin`, as `context.report.as(plugin)` would
+ * id by id. On a context the pipeline did not make, it hands the run to that recorder when it takes
+ * runs (RECORD_DECISION_RUN), else records id by id.
+ */
+export function recordDecisionRun(context: StageContext, plugin: string, run: DecisionRun): void {
+  const internals = maybeInternalsOf(context);
+  if (internals !== undefined) {
+    internals.recordRun(plugin, run);
+    return;
+  }
+  const recorder = context.report.as(plugin);
+  const bulk = (recorder as { [RECORD_DECISION_RUN]?: unknown })[RECORD_DECISION_RUN];
+  if (typeof bulk === "function") {
+    bulk(run);
+    return;
+  }
+  const record = run.decision === "cleared" ? recorder.clear : run.decision === "dropped" ? recorder.drop : recorder.repair;
+  for (const id of run.ids) record(id, run.reason);
+}

@@ -77,8 +77,10 @@ function checkRecordedRemovals(internal: Internals, plugin: string, hook: StageL
 
 /**
  * The fast check of what a tap did to a list it returned in order: every removal it recorded is of an
- * item it left out, in list order, and every other decision is about an item it added. Records the
- * items it left out without a reason. False when the tap recorded anything else (the full check decides).
+ * item it left out, in list order, and every other decision is about an item it added or replaced, or
+ * one it left out with a removal recorded (a chain clears an old result, then its window drops it).
+ * Records the items it left out without a reason. False when the tap recorded anything else (the full
+ * check decides).
  */
 function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, leftOut: InOrder["leftOut"], addedIds: ReadonlySet<string>, replacedIds: ReadonlySet<string>): boolean {
   // The left-out positions, one after the other.
@@ -91,11 +93,13 @@ function acceptRecordedInOrder(internal: Internals, plugin: string, before: Item
       position = run < leftOut.length ? leftOut[run]![0] : before.length;
     }
   };
+  // Ids of other decisions about items neither added nor replaced: each must be one left out.
+  const elsewhere: string[] = [];
   for (const recorded of internal.log.runsFrom(internal.tapStart)) {
     const removal = REMOVALS.has(recorded.event.decision);
     for (const id of recorded.ids) {
       if (!removal) {
-        if (!addedIds.has(id) && !replacedIds.has(id)) return false;
+        if (!addedIds.has(id) && !replacedIds.has(id)) elsewhere.push(id);
         continue;
       }
       if (position === before.length || before[position]!.id !== id) return false;
@@ -104,8 +108,34 @@ function acceptRecordedInOrder(internal: Internals, plugin: string, before: Item
   }
   const unexplained: string[] = [];
   for (; position < before.length; next()) unexplained.push(before[position]!.id);
+  // The full check takes a left-out item with any decision as explained, and records nothing for it.
+  if (elsewhere.length > 0 && (unexplained.length > 0 || !allLeftOut(elsewhere, before, leftOut))) return false;
   if (unexplained.length > 0) internal.recordAll(unexplained, "dropped", `removed by ${plugin} without a recorded reason`);
   return true;
+}
+
+/** Whether every id is of an item left out: walked side by side when the ids come in list order (a chain's oldest-first clears), else by a set. */
+function allLeftOut(ids: ReadonlyArray<string>, before: Items, leftOut: InOrder["leftOut"]): boolean {
+  let run = 0;
+  let position = leftOut.length === 0 ? 0 : leftOut[0]![0];
+  let inOrder = true;
+  for (const id of ids) {
+    while (run < leftOut.length && before[position]!.id !== id) {
+      position++;
+      if (position >= leftOut[run]![1]) {
+        run++;
+        if (run < leftOut.length) position = leftOut[run]![0];
+      }
+    }
+    if (run === leftOut.length) {
+      inOrder = false;
+      break;
+    }
+  }
+  if (inOrder) return true;
+  const left = new Set<string>();
+  for (const [from, to] of leftOut) for (let at = from; at < to; at++) left.add(before[at]!.id);
+  return ids.every((id) => left.has(id));
 }
 
 function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, before: Items, returned: ReadonlyArray<unknown>, walked: Walked, memo: InOrderMemo): Items {
@@ -146,20 +176,34 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     replacedIds = ids;
   }
   if (acceptRecordedInOrder(internal, plugin, before, order.leftOut, addedIds, replacedIds)) {
+    // Which of the added and replaced items the tap said something about: looked up among its
+    // decisions for those ids only (a window's run of thousands of drops is not made into a set).
+    const wanted = new Set<string>(addedIds);
+    for (const [position, at] of order.replaced) if (accepted[position] !== before[at]) wanted.add(accepted[position]!.id);
+    const touched = touchedAmong(internal, wanted);
     for (const position of order.inserted) {
       const id = accepted[position]!.id;
-      if (!internal.touched().has(id)) internal.record(id, "synthesized", `added by ${plugin} without a recorded reason`);
+      if (touched.has(id)) continue;
+      internal.record(id, "synthesized", `added by ${plugin} without a recorded reason`);
+      touched.add(id);
     }
     // A replacement the tap said nothing about is a change all the same (as the full check records it).
-    const touched = order.replaced.length === 0 ? undefined : internal.touched();
     for (const [position, at] of order.replaced) {
       const item = accepted[position]!;
-      if (item !== before[at] && !touched!.has(item.id)) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
+      if (item !== before[at] && !touched.has(item.id)) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
     }
     memo.keep({ items: accepted, replacedIds });
     return accepted;
   }
   return acceptAny(internal, plugin, hook, before, accepted);
+}
+
+/** The ids of `wanted` the running tap has recorded a decision about. */
+function touchedAmong(internal: Internals, wanted: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  if (wanted.size === 0) return found;
+  for (const run of internal.log.runsFrom(internal.tapStart)) for (const id of run.ids) if (wanted.has(id)) found.add(id);
+  return found;
 }
 
 /** Checks a stage tap's returned list and records what it did without saying. */
