@@ -82,6 +82,7 @@ describe("foreign rows", () => {
   test.for([
     { table: "messages", body: '{"hello":"world"}', field: "id" },
     { table: "messages", body: "42", field: "" },
+    { table: "messages", body: "null", field: "" },
     { table: "messages", body: '{"id":"x","role":"robot"}', field: "role" },
     { table: "summaries", body: "[]", field: "" },
   ])("a $table row $body stops load with the table and its sequence number, and stays as it is", async ({ table, body }) => {
@@ -106,6 +107,21 @@ describe("foreign rows", () => {
     await store.append("c", message("m1"));
     await admin.query(`INSERT INTO ${schema}.ctxpipe_messages (conversation_id, seq, body) VALUES ('c', 7, '{"role":"user"}')`);
     await expect(store.load("c")).rejects.toThrow(new RegExp(`^${schema}\\.ctxpipe_messages, line 7: .*id`));
+  });
+});
+
+describe("row order", () => {
+  test("rows updated by hand (moved to the end of the table, so a scan may send them last) load in sequence order", async () => {
+    const schema = server.uniqueSchema();
+    const store = openStore({ schema });
+    const messages = [message("m1"), message("m2"), message("m3")];
+    await store.append("c", messages);
+    await store.appendSummaries("c", [{ id: "s1" }, { id: "s2" }]);
+    await admin.query(`UPDATE ${schema}.ctxpipe_messages SET body = body WHERE conversation_id = 'c' AND seq = 1`);
+    await admin.query(`UPDATE ${schema}.ctxpipe_summaries SET body = body WHERE conversation_id = 'c' AND seq = 1`);
+    const loaded = await store.load("c");
+    expect(loaded.messages).toStrictEqual(messages);
+    expect(loaded.summaries).toStrictEqual([{ id: "s1" }, { id: "s2" }]);
   });
 });
 
