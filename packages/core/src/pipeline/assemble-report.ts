@@ -17,8 +17,6 @@ export interface AssembledReport {
   allEntries(): ReportEntry[];
   readonly includedIds: string[];
   readonly excludedIds: string[];
-  /** BuildReport.offloaded: each handle once, in input order of the items that held the texts. */
-  readonly offloaded: OffloadedText[];
 }
 
 export interface AssembleInput {
@@ -180,12 +178,13 @@ export function assembleReport(input: AssembleInput): AssembledReport {
     for (const item of input.orderedItems) conversation.push(...(earlierById.get(item.id) ?? []), entryById.get(item.id)!, ...(copiesById.get(item.id) ?? []));
     return withInputPositions(inRequest, conversation);
   };
-  return { entries, synthesized, allEntries, includedIds, excludedIds, offloaded: inInputOrder(internals.offloaded, input.inputItems) };
+  return { entries, synthesized, allEntries, includedIds, excludedIds };
 }
 
 /**
  * Each offloaded text once, by the input position of its item (the last, for an id given twice); texts
- * of added items after, in the order kept. Looks up only the offloaded items' positions.
+ * of added items after, in the order kept. The from-scratch order, which the pipeline works out from
+ * last build's (OffloadedReportMemo) and tests hold it to.
  */
 export function inInputOrder(offloaded: ReadonlyMap<string, OffloadedText>, inputItems: ReadonlyArray<Item>): OffloadedText[] {
   if (offloaded.size === 0) return [];

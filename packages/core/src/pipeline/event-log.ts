@@ -8,6 +8,12 @@ export interface EventRun {
   readonly event: ReportEvent;
 }
 
+/** The runs a log held at one moment: the log only appends to its array or replaces it, so the first `length` stay as they were. */
+export interface LogSnapshot {
+  readonly runs: ReadonlyArray<EventRun>;
+  readonly length: number;
+}
+
 export class EventLog {
   #runs: EventRun[] = [];
   /** Each id's events, indexed up to run #indexed. */
@@ -46,22 +52,17 @@ export class EventLog {
     return this.#byId;
   }
 
+  /** The runs as they stand, without a copy. */
+  snapshot(): LogSnapshot {
+    return { runs: this.#runs, length: this.#runs.length };
+  }
+
   /**
    * The events of the given ids only, in the order recorded: one pass over the runs without indexing
    * every id (a build that offloaded a few texts asks about those, not about the whole history).
    */
   eventsOf(wanted: ReadonlySet<string>): ReadonlyMap<string, ReadonlyArray<ReportEvent>> {
-    const found = new Map<string, ReportEvent[]>();
-    if (wanted.size === 0) return found;
-    for (const { ids, event } of this.#runs) {
-      for (const id of ids) {
-        if (!wanted.has(id)) continue;
-        const list = found.get(id);
-        if (list === undefined) found.set(id, [event]);
-        else list.push(event);
-      }
-    }
-    return found;
+    return eventsIn(this.snapshot(), wanted);
   }
 
   /** Forgets the events `drop` picks (a render whose decisions a second render replaces). */
@@ -70,4 +71,50 @@ export class EventLog {
     this.#byId = new Map();
     this.#indexed = 0;
   }
+}
+
+/** A run with more ids than this is looked up through a set of its ids, kept per id array. */
+const LARGE_RUN = 64;
+const idSets = new WeakMap<ReadonlyArray<string>, ReadonlySet<string> | null>();
+
+/** The ids of a frozen array as a set; undefined for an array that may still change or holds an id twice (its event would count twice). */
+function idSetOf(ids: ReadonlyArray<string>): ReadonlySet<string> | undefined {
+  if (!Object.isFrozen(ids)) return undefined;
+  let set = idSets.get(ids);
+  if (set === undefined) {
+    const made = new Set(ids);
+    set = made.size === ids.length ? made : null;
+    idSets.set(ids, set);
+  }
+  return set ?? undefined;
+}
+
+/**
+ * The events of the given ids in a snapshot, in the order recorded. A run of many ids (a window's
+ * drop, the same array from build to build while the cut stays) is asked about the few ids wanted
+ * through a set of its ids made once per array, not read id by id.
+ */
+export function eventsIn(snapshot: LogSnapshot, wanted: ReadonlySet<string>): Map<string, ReportEvent[]> {
+  const found = new Map<string, ReportEvent[]>();
+  if (wanted.size === 0) return found;
+  const add = (id: string, event: ReportEvent) => {
+    const list = found.get(id);
+    if (list === undefined) found.set(id, [event]);
+    else list.push(event);
+  };
+  const { runs, length } = snapshot;
+  for (let index = 0; index < length; index++) {
+    const { ids, event } = runs[index]!;
+    if (ids.length === 1) {
+      if (wanted.has(ids[0]!)) add(ids[0]!, event);
+      continue;
+    }
+    const set = ids.length > LARGE_RUN && wanted.size * 8 < ids.length ? idSetOf(ids) : undefined;
+    if (set !== undefined) {
+      for (const id of wanted) if (set.has(id)) add(id, event);
+      continue;
+    }
+    for (const id of ids) if (wanted.has(id)) add(id, event);
+  }
+  return found;
 }

@@ -16,7 +16,7 @@ import type { RendererName, RendererOutputMap } from "../spec/renderer-output-ma
 import { isTokenizer } from "../spec/is-tokenizer.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { type ToolDefinition, toolDefinitionListSchema } from "../spec/tool-definition.js";
-import { assembleReport, inInputOrder } from "./assemble-report.js";
+import { assembleReport } from "./assemble-report.js";
 import type { BuildReport, SystemPartReport } from "./build-report.js";
 import { type BuildContextInit, type BuildContextInternals, createBuildContext, internalsOf } from "./build-context.js";
 import type { BuildOptions, SystemPartInput, ValidationMode } from "./build-options.js";
@@ -32,7 +32,8 @@ import { currentTurnOf } from "./estimate-tokens.js";
 import type { Budget, RenderResult, RequestPrefix, StageContext, ValidateContext } from "./stage-context.js";
 import { createTapOnlyHooks, type HookGuard } from "./tap-only-hooks.js";
 import { type PolicyView, policyDecisionsOf, policyViewFrom, registerPolicyView } from "./policy-view.js";
-import { withholdOffloaded } from "./withhold-offloaded.js";
+import { namedInRequest } from "./named-in-request.js";
+import { OffloadedReportMemo } from "./offloaded-report-memo.js";
 import { SYSTEM_PROMPT_ID } from "./system-prompt-id.js";
 
 export interface PipelineOptions {
@@ -133,6 +134,8 @@ export class Pipeline implements PluginHost {
   readonly #previousPrefix = new Map<string, RequestPrefix>();
   /** The list the running compress tap received, by build context: its policy view is made from it. */
   readonly #compressInput = new WeakMap<object, Items>();
+  /** report.offloaded, worked out from the last build's answer. */
+  readonly #offloaded = new OffloadedReportMemo();
 
   constructor(options: PipelineOptions = {}) {
     const checked = pipelineOptionsSchema.safeParse(options);
@@ -289,12 +292,9 @@ export class Pipeline implements PluginHost {
     // own stages may only have seen as placeholders; asked only when something was offloaded.
     const inputPolicy = internals.hasOffloaded() ? policyDecisionsOf(await policyView(ordered)) : undefined;
     // Read without assembling the report: a loop reads offloaded, compression and budget every turn.
-    const offloaded = once(() => {
-      const texts = inInputOrder(internals.offloaded, parsed);
-      if (texts.length === 0) return { offloaded: texts, warnings: [] };
-      const sent = once(() => JSON.stringify(rendered.request));
-      return withholdOffloaded(texts, internals.log.eventsOf(new Set(texts.map((text) => text.itemId))), inputPolicy, (handle) => sent().includes(handle));
-    });
+    const offloaded = once(() =>
+      this.#offloaded.answer({ texts: internals.offloaded, inputItems: parsed, log: internals.log.snapshot(), policy: inputPolicy, namedInRequest: namedInRequest(rendered.request) }),
+    );
     const systemParts = once(() => (systemPromptIncluded() ? systemPartsReport(context) : []));
     const report = once((): BuildReport => {
       // entries, synthesized and systemParts are enumerable getters, defined in the report's key order
@@ -410,7 +410,7 @@ export class Pipeline implements PluginHost {
       internals.stage = STAGE_LABELS[stage];
       items = await this.#raw[stage].promise(items, context as StageContext);
     }
-    return policyViewFrom(items, internals.log.byId());
+    return policyViewFrom(items, internals.log);
   }
 
   async #render(hook: RenderBailHook, renderer: string, items: Items, context: ValidateContext): Promise<RenderResult<unknown>> {

@@ -6,7 +6,7 @@
 // The pipeline runs those stages over that list once per build, on a context of their own: their
 // decisions and warnings reach no report, and the build's own stages run as they always do.
 import type { Item } from "../model/item.js";
-import type { ReportEvent } from "./build-report.js";
+import type { EventLog, LogSnapshot } from "./event-log.js";
 import type { Items } from "./pipeline-hooks.js";
 import type { StageContext } from "./stage-context.js";
 
@@ -22,14 +22,14 @@ export interface PolicyView {
 
 const views = new WeakMap<object, () => Promise<PolicyView>>();
 // What the stages decided in the view's own run, for the pipeline (not part of the public view).
-const decisions = new WeakMap<PolicyView, ReadonlyMap<string, ReadonlyArray<ReportEvent>>>();
+const decisions = new WeakMap<PolicyView, LogSnapshot>();
 
 /** Called by the pipeline for each build context it makes; `compute` runs at most once per build. */
 export function registerPolicyView(context: object, compute: () => Promise<PolicyView>): void {
   views.set(context, compute);
 }
 
-export function policyViewFrom(items: Items, events: ReadonlyMap<string, ReadonlyArray<ReportEvent>> = new Map()): PolicyView {
+export function policyViewFrom(items: Items, log?: EventLog): PolicyView {
   // Indexed on first ask: a build that only needs the view's decisions (its offloaded texts) never asks.
   let byId: Map<string, Item> | undefined;
   const sentFormOf = (id: string): Item | undefined => {
@@ -40,13 +40,13 @@ export function policyViewFrom(items: Items, events: ReadonlyMap<string, Readonl
     return byId.get(id);
   };
   const view: PolicyView = { items, sentFormOf };
-  decisions.set(view, events);
+  if (log !== undefined) decisions.set(view, log.snapshot());
   return view;
 }
 
-/** The decisions the view's run of the stages recorded, by item id. */
-export function policyDecisionsOf(view: PolicyView): ReadonlyMap<string, ReadonlyArray<ReportEvent>> {
-  return decisions.get(view) ?? new Map();
+/** The decisions the view's run of the stages recorded; none for a view made without them. */
+export function policyDecisionsOf(view: PolicyView): LogSnapshot | undefined {
+  return decisions.get(view);
 }
 
 /**

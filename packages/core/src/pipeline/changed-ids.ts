@@ -1,0 +1,71 @@
+// Which items' histories may differ between two logs (two builds' decisions). Most of a build's runs
+// are last build's runs again: the same objects (a decision batch recorded by reference), or the same
+// ids with an event that counts the same (a window's drop naming a new request size). Matching runs in
+// order, what is left unmatched on either side names every item whose history may have changed.
+import type { ReportEvent } from "./build-report.js";
+import type { EventRun, LogSnapshot } from "./event-log.js";
+
+/** How far ahead a run that matches nothing is looked for by identity (a few runs added or gone), and by content. */
+const IDENTITY_LOOKAHEAD = 64;
+const CONTENT_LOOKAHEAD = 8;
+
+/**
+ * The ids of every run of `before` or `after` left out of an in-order matching of their runs (each
+ * pair the same ids, with events `same` holds equal). An id in no such run has, in both logs, events
+ * of matched runs only, in the same order: the same history, event for event, as `same` sees them.
+ */
+export function changedIds(before: LogSnapshot, after: LogSnapshot, same: (left: ReportEvent, right: ReportEvent) => boolean): Set<string> {
+  const changed = new Set<string>();
+  const mark = (run: EventRun) => {
+    for (const id of run.ids) changed.add(id);
+  };
+  const sameRun = (left: EventRun, right: EventRun): boolean => left === right || ((left.ids === right.ids || sameIds(left.ids, right.ids)) && same(left.event, right.event));
+  const { runs: old, length: oldLength } = before;
+  const { runs: now, length: nowLength } = after;
+  let from = 0;
+  let at = 0;
+  while (at < nowLength && from < oldLength) {
+    if (sameRun(now[at]!, old[from]!)) {
+      at++;
+      from++;
+      continue;
+    }
+    const [added, gone] = resync(old, oldLength, from, now, nowLength, at, sameRun);
+    for (let index = at; index < at + added; index++) mark(now[index]!);
+    for (let index = from; index < from + gone; index++) mark(old[index]!);
+    at += added;
+    from += gone;
+  }
+  for (; at < nowLength; at++) mark(now[at]!);
+  for (; from < oldLength; from++) mark(old[from]!);
+  return changed;
+}
+
+/** How many runs to pass over on each side before the next match: runs added, runs gone, or one replaced. */
+function resync(
+  old: ReadonlyArray<EventRun>,
+  oldLength: number,
+  from: number,
+  now: ReadonlyArray<EventRun>,
+  nowLength: number,
+  at: number,
+  sameRun: (left: EventRun, right: EventRun) => boolean,
+): [added: number, gone: number] {
+  const next = now[at]!;
+  const expected = old[from]!;
+  for (let distance = 1; distance <= IDENTITY_LOOKAHEAD; distance++) {
+    if (at + distance < nowLength && now[at + distance] === expected) return [distance, 0];
+    if (from + distance < oldLength && old[from + distance] === next) return [0, distance];
+  }
+  for (let distance = 1; distance <= CONTENT_LOOKAHEAD; distance++) {
+    if (at + distance < nowLength && sameRun(now[at + distance]!, expected)) return [distance, 0];
+    if (from + distance < oldLength && sameRun(next, old[from + distance]!)) return [0, distance];
+  }
+  return [1, 1];
+}
+
+function sameIds(left: ReadonlyArray<string>, right: ReadonlyArray<string>): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
+}
