@@ -120,9 +120,12 @@ function replay(context: StageContext, events: ReadonlyArray<Recorded>): void {
 /** Stored tool results by call id, kept while the input only grows. */
 class ResultIndex {
   #inputItems: Items = [];
+  #length = 0;
   #byCall = new Map<string, ToolResult[]>();
 
   of(inputItems: Items): ReadonlyMap<string, ReadonlyArray<ToolResult>> {
+    // Asked once per unanswered call of a build: the same list again costs nothing.
+    if (inputItems === this.#inputItems && inputItems.length === this.#length) return this.#byCall;
     const from = startsWith(inputItems, this.#inputItems) ? this.#inputItems.length : 0;
     if (from === 0) this.#byCall = new Map();
     for (let index = from; index < inputItems.length; index++) {
@@ -133,6 +136,7 @@ class ResultIndex {
       else list.push(item);
     }
     this.#inputItems = inputItems;
+    this.#length = inputItems.length;
     return this.#byCall;
   }
 }
