@@ -1,5 +1,6 @@
 // Where one loop call reads and writes its conversation: the store under a conversation id, or, with
 // no id (chat mode: no conversation id, no history), a log that lives only for the call.
+import type { OffloadedText } from "@ctxpipe/core";
 import { type ConversationStore, type OffloadedRecord, type StoredMessage, type StoredSummaryRecord, supportsOffloading } from "@ctxpipe/store";
 import { deepFreeze } from "./deep-freeze.js";
 
@@ -93,4 +94,27 @@ function memoryOffloads(): Pick<ConversationLog, "appendOffloaded" | "loadOffloa
     loadOffloaded: async (handle) => records.get(handle),
     hasOffloaded: async () => records.size > 0,
   };
+}
+
+/**
+ * Per set of stored handles, a copy of the last report.offloaded whose texts are all in it. The next
+ * build's list starts with nearly the same texts: those are passed over by a comparison each, and only
+ * the texts after the first that differs are looked up.
+ */
+const storedLists = new WeakMap<ReadonlySet<string>, ReadonlyArray<OffloadedText>>();
+
+/** The texts of `offloaded` whose handles are not in `storedHandles`, in order. */
+export function notStoredYet(offloaded: ReadonlyArray<OffloadedText>, storedHandles: ReadonlySet<string>): OffloadedText[] {
+  const stored = storedLists.get(storedHandles) ?? [];
+  const limit = Math.min(stored.length, offloaded.length);
+  let start = 0;
+  while (start < limit && (offloaded[start] === stored[start] || offloaded[start]!.handle === stored[start]!.handle)) start++;
+  const fresh: OffloadedText[] = [];
+  for (let index = start; index < offloaded.length; index++) if (!storedHandles.has(offloaded[index]!.handle)) fresh.push(offloaded[index]!);
+  return fresh;
+}
+
+/** Notes that every text of `offloaded` is now in `storedHandles` (call once the store took the new ones). */
+export function rememberStored(offloaded: ReadonlyArray<OffloadedText>, storedHandles: ReadonlySet<string>): void {
+  storedLists.set(storedHandles, offloaded.slice());
 }

@@ -11,7 +11,7 @@ import type { LoopTool } from "../tools/loop-tool.js";
 import { DEFAULT_RETRIEVE_MAX_CHARS, offloadedTextTool, RETRIEVE_CONTEXT_TOOL } from "../tools/retrieve-context-tool.js";
 import { runToolCall } from "../tools/run-tool-call.js";
 import { isToolAllowed } from "../tools/tools-allowed-by.js";
-import type { ConversationLog } from "./conversation-log.js";
+import { type ConversationLog, notStoredYet, rememberStored } from "./conversation-log.js";
 import { countRepeatedFailures, FAILURE_FINGERPRINT_FIELD } from "./count-repeated-failures.js";
 import { formatModelFailure } from "./format-messages.js";
 import { type LoopEventEmitter, type LoopEventListener, loopEventEmitter } from "./loop-events.js";
@@ -177,7 +177,8 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     }
     lastBuild = result;
     // Kept before the model sees a marker naming them, so a crash after the call cannot lose them.
-    const fresh = result.report.offloaded.filter((entry) => !storedHandles.has(entry.handle));
+    const offloaded = result.report.offloaded;
+    const fresh = notStoredYet(offloaded, storedHandles);
     if (fresh.length > 0) {
       const createdAt = params.messages.now().toISOString();
       const records: OffloadedRecord[] = fresh.map(({ handle, itemId, text }) => ({ handle, itemId, text, createdAt }));
@@ -185,6 +186,7 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
       for (const record of records) storedHandles.add(record.handle);
       events.emit({ type: "offloaded", offloaded: records.map(({ handle, itemId, text }) => ({ handle, itemId, chars: text.length, createdAt })) });
     }
+    rememberStored(offloaded, storedHandles);
     events.emit({ type: "built", turn, result });
     const records = result.report.compression?.records ?? [];
     if (records.length > 0) {
