@@ -79,10 +79,14 @@ function checkRecordedRemovals(internal: Internals, plugin: string, hook: StageL
  * The fast check of what a tap did to a list it returned in order: every removal it recorded is of an
  * item it left out, in list order, and every other decision is about an item it added or replaced, or
  * one it left out with a removal recorded (a chain clears an old result, then its window drops it).
- * Records the items it left out without a reason. False when the tap recorded anything else (the full
- * check decides).
+ * Records the items it left out without a reason. Returns how many replacements, from the first, its
+ * decisions named in list order; false when the tap recorded anything else (the full check decides).
  */
-function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, leftOut: InOrder["leftOut"], addedIds: ReadonlySet<string>, replacedIds: ReadonlySet<string>): boolean {
+function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, order: InOrder, addedIds: ReadonlySet<string>, replacedIds: ReadonlySet<string>): number | false {
+  const { leftOut, replaced } = order;
+  // Decisions about the replaced items in their list order (a chain's clears, oldest first) are
+  // matched side by side, without a lookup: `matched` replacements from the first are explained.
+  let matched = 0;
   // The left-out positions, one after the other.
   let run = 0;
   let position = leftOut.length === 0 ? before.length : leftOut[0]![0];
@@ -99,7 +103,8 @@ function acceptRecordedInOrder(internal: Internals, plugin: string, before: Item
     const removal = REMOVALS.has(recorded.event.decision);
     for (const id of recorded.ids) {
       if (!removal) {
-        if (!addedIds.has(id) && !replacedIds.has(id)) elsewhere.push(id);
+        if (matched < replaced.length && before[replaced[matched]![1]]!.id === id) matched++;
+        else if (!addedIds.has(id) && !replacedIds.has(id)) elsewhere.push(id);
         continue;
       }
       if (position === before.length || before[position]!.id !== id) return false;
@@ -111,7 +116,7 @@ function acceptRecordedInOrder(internal: Internals, plugin: string, before: Item
   // The full check takes a left-out item with any decision as explained, and records nothing for it.
   if (elsewhere.length > 0 && (unexplained.length > 0 || !allLeftOut(elsewhere, before, leftOut))) return false;
   if (unexplained.length > 0) internal.recordAll(unexplained, "dropped", `removed by ${plugin} without a recorded reason`);
-  return true;
+  return matched;
 }
 
 /** Whether every id is of an item left out: walked side by side when the ids come in list order (a chain's oldest-first clears), else by a set. */
@@ -175,11 +180,15 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     for (const [position] of order.replaced) ids.add(parse(position).id);
     replacedIds = ids;
   }
-  if (acceptRecordedInOrder(internal, plugin, before, order.leftOut, addedIds, replacedIds)) {
-    // Which of the added and replaced items the tap said something about: looked up among its
+  const matched = acceptRecordedInOrder(internal, plugin, before, order, addedIds, replacedIds);
+  if (matched !== false) {
+    // Which of the other added and replaced items the tap said something about: looked up among its
     // decisions for those ids only (a window's run of thousands of drops is not made into a set).
     const wanted = new Set<string>(addedIds);
-    for (const [position, at] of order.replaced) if (accepted[position] !== before[at]) wanted.add(accepted[position]!.id);
+    for (let index = matched; index < order.replaced.length; index++) {
+      const [position, at] = order.replaced[index]!;
+      if (accepted[position] !== before[at]) wanted.add(accepted[position]!.id);
+    }
     const touched = touchedAmong(internal, wanted);
     for (const position of order.inserted) {
       const id = accepted[position]!.id;
@@ -188,7 +197,8 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
       touched.add(id);
     }
     // A replacement the tap said nothing about is a change all the same (as the full check records it).
-    for (const [position, at] of order.replaced) {
+    for (let index = matched; index < order.replaced.length; index++) {
+      const [position, at] = order.replaced[index]!;
       const item = accepted[position]!;
       if (item !== before[at] && !touched.has(item.id)) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
     }
