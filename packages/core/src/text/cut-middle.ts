@@ -1,12 +1,11 @@
 // Cuts the middle out of a text too long for a limit, keeping its head and its tail and putting a
 // marker between them that says what was cut and how to read it back. The shared primitive of the
 // hard string limits, tool-result truncation and offloading.
-import { z } from "zod";
 import { PluginOptionsError } from "../errors/plugin-options-error.js";
-import { parsePluginOptions } from "../plugins/parse-plugin-options.js";
 import type { Tokenizer } from "../spec/tokenizer.js";
 import { estimatingTokenizer } from "../tokenizers/estimating-tokenizer.js";
 import { contentHandle } from "./content-handle.js";
+import { CUT_MIDDLE, readCutMiddleOptions } from "./cut-middle-options.js";
 import { cutMarker } from "./cut-marker.js";
 import type { TextCut } from "./text-cut.js";
 
@@ -28,28 +27,6 @@ export interface CutMiddleResult {
   readonly cut: TextCut | undefined;
 }
 
-const NAME = "cutMiddle";
-
-const optionsSchema = z
-  .object({
-    maxTokens: z.number().int().nonnegative().optional(),
-    maxChars: z.number().int().nonnegative().optional(),
-    tokenizer: z
-      .custom<Tokenizer>((value) => typeof value === "object" && value !== null && typeof (value as Tokenizer).count === "function", {
-        message: "expected a Tokenizer (an object with count(text))",
-      })
-      .optional(),
-    headShare: z.number().min(0).max(1).default(0.5),
-  })
-  .superRefine((options, context) => {
-    if (options.maxTokens === undefined && options.maxChars === undefined) {
-      context.addIssue({ code: "custom", path: ["maxTokens"], message: "give maxTokens, maxChars or both" });
-    }
-    if (options.maxTokens !== undefined && options.tokenizer === undefined) {
-      context.addIssue({ code: "custom", path: ["tokenizer"], message: "maxTokens needs a tokenizer to count with" });
-    }
-  });
-
 // How far a cut point may move to land on a line boundary: at most this many code units, and at most
 // a quarter of the part it shortens, so a small head or tail is not emptied for a newline.
 const LINE_WINDOW = 256;
@@ -65,7 +42,7 @@ const MAX_ATTEMPTS = 8;
  * cutMarker(cut) where the middle was. Returns the text unchanged (cut undefined) when it fits.
  */
 export function cutMiddle(text: string, options: CutMiddleOptions): CutMiddleResult {
-  const { maxTokens, maxChars, tokenizer, headShare } = parsePluginOptions(NAME, optionsSchema, options);
+  const { maxTokens, maxChars, tokenizer, headShare } = readCutMiddleOptions(options);
   const counter = tokenizer ?? estimatingTokenizer;
   const length = text.length;
 
@@ -167,7 +144,7 @@ function largestFitting(upper: number, start: number, fitsAt: (kept: number) => 
 }
 
 function tooSmall(field: "maxChars" | "maxTokens", details: string): Error {
-  return new PluginOptionsError(NAME, `✖ ${details}\n  → at ${field}`);
+  return new PluginOptionsError(CUT_MIDDLE, `✖ ${details}\n  → at ${field}`);
 }
 
 // The end of the head: moved back, never forward, to a code-point, grapheme and (if near) line boundary.
