@@ -15,6 +15,7 @@ const options = fc.oneof(
       maxChars: field(fc.oneof(anyNumber, fc.constant(null))),
       tokenizer: field(fc.constantFrom(tokenizer, {}, null, "o200k", { count: 1 })),
       headShare: field(fc.oneof(anyNumber, fc.constant("0.5"))),
+      textTokens: field(anyNumber),
       extra: field(fc.string()),
     },
     { requiredKeys: [] },
@@ -25,8 +26,8 @@ const options = fc.oneof(
 /** The fields cutMiddle reads, or the error thrown. */
 function outcome(read: () => CheckedCutMiddleOptions): unknown {
   try {
-    const { maxTokens, maxChars, tokenizer: counter, headShare } = read();
-    return { maxTokens, maxChars, tokenizer: counter, headShare };
+    const { maxTokens, maxChars, tokenizer: counter, headShare, textTokens } = read();
+    return { maxTokens, maxChars, tokenizer: counter, headShare, textTokens };
   } catch (error) {
     return { error: (error as Error).name, message: (error as Error).message };
   }
@@ -43,6 +44,6 @@ describe("readCutMiddleOptions", () => {
   });
 
   test("plainly valid options are read by hand, with the default head share", () => {
-    expect(readCutMiddleOptions({ maxTokens: 100, tokenizer })).toStrictEqual({ maxTokens: 100, maxChars: undefined, tokenizer, headShare: 0.5 });
+    expect(readCutMiddleOptions({ maxTokens: 100, tokenizer })).toStrictEqual({ maxTokens: 100, maxChars: undefined, tokenizer, headShare: 0.5, textTokens: undefined });
   });
 });

@@ -18,6 +18,7 @@ export const cutMiddleOptionsSchema = z
       })
       .optional(),
     headShare: z.number().min(0).max(1).default(0.5),
+    textTokens: z.number().int().nonnegative().optional(),
   })
   .superRefine((options, context) => {
     if (options.maxTokens === undefined && options.maxChars === undefined) {
@@ -33,15 +34,16 @@ export type CheckedCutMiddleOptions = z.output<typeof cutMiddleOptionsSchema>;
 /** What the schema gives for `options` (the same fields and values); @throws PluginOptionsError as the schema does. */
 export function readCutMiddleOptions(options: CutMiddleOptions): CheckedCutMiddleOptions {
   if (typeof options === "object" && options !== null) {
-    const { maxTokens, maxChars, tokenizer, headShare } = options as Record<keyof CutMiddleOptions, unknown>;
+    const { maxTokens, maxChars, tokenizer, headShare, textTokens } = options as Record<keyof CutMiddleOptions, unknown>;
     if (
       isCount(maxTokens) &&
       isCount(maxChars) &&
+      isCount(textTokens) &&
       (maxTokens !== undefined || maxChars !== undefined) &&
       (tokenizer === undefined ? maxTokens === undefined : isTokenizer(tokenizer)) &&
       (headShare === undefined || (typeof headShare === "number" && headShare >= 0 && headShare <= 1))
     ) {
-      return { maxTokens, maxChars, tokenizer, headShare: headShare ?? 0.5 } as CheckedCutMiddleOptions;
+      return { maxTokens, maxChars, tokenizer, headShare: headShare ?? 0.5, textTokens } as CheckedCutMiddleOptions;
     }
   }
   return parsePluginOptions(CUT_MIDDLE, cutMiddleOptionsSchema, options);

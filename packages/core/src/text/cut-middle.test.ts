@@ -177,6 +177,28 @@ describe("cutMiddle", () => {
     // Most generated texts are over the limits: the property is about cuts, not the texts left alone.
     expect(cuts).toBeGreaterThan(100);
   });
+
+  test("property: given the whole text's count (textTokens), the result is the same and the whole text is never counted", () => {
+    fc.assert(
+      fc.property(texts, limits, (text, limit) => {
+        fc.pre(limit.maxTokens !== undefined);
+        const expected = cutMiddle(text, { ...limit, tokenizer: wordTokenizer() });
+        const textTokens = wordTokenizer().count(text);
+        const counted: string[] = [];
+        const counting = wordTokenizer();
+        const spy: Tokenizer = {
+          ...counting,
+          count: (piece: string) => {
+            counted.push(piece);
+            return counting.count(piece);
+          },
+        };
+        expect(cutMiddle(text, { ...limit, tokenizer: spy, textTokens })).toStrictEqual(expected);
+        expect(counted.filter((piece) => piece === text && piece.length > 0)).toStrictEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 function markerBoundOf(text: string): number {

@@ -18,6 +18,11 @@ export interface CutMiddleOptions {
   readonly tokenizer?: Tokenizer;
   /** Share of the kept budget given to the head; default 0.5. */
   readonly headShare?: number;
+  /**
+   * What `tokenizer` counts for the whole text, when the caller has counted it already (a strategy
+   * that knows its item's count): the text is then not counted again. The result is the same.
+   */
+  readonly textTokens?: number;
 }
 
 export interface CutMiddleResult {
@@ -42,7 +47,7 @@ const MAX_ATTEMPTS = 8;
  * cutMarker(cut) where the middle was. Returns the text unchanged (cut undefined) when it fits.
  */
 export function cutMiddle(text: string, options: CutMiddleOptions): CutMiddleResult {
-  const { maxTokens, maxChars, tokenizer, headShare } = readCutMiddleOptions(options);
+  const { maxTokens, maxChars, tokenizer, headShare, textTokens } = readCutMiddleOptions(options);
   const counter = tokenizer ?? estimatingTokenizer;
   const length = text.length;
 
@@ -58,13 +63,14 @@ export function cutMiddle(text: string, options: CutMiddleOptions): CutMiddleRes
     if (prefixTokens > margin) {
       tokensGuess = Math.ceil((prefixTokens * length) / Math.max(1, probeLength));
     } else {
-      const wholeTokens = counter.count(text);
+      const wholeTokens = textTokens ?? counter.count(text);
       if (wholeTokens <= maxTokens) return { text, cut: undefined };
       tokensGuess = wholeTokens;
     }
   } else if (tokenizer !== undefined) {
     const probeLength = codePointFloor(text, 65_536);
-    tokensGuess = Math.ceil((counter.count(text.slice(0, probeLength)) * length) / Math.max(1, probeLength));
+    const probeTokens = probeLength === length && textTokens !== undefined ? textTokens : counter.count(text.slice(0, probeLength));
+    tokensGuess = Math.ceil((probeTokens * length) / Math.max(1, probeLength));
   }
 
   const handle = contentHandle(text);
