@@ -13,6 +13,7 @@ import type { BuildOptions } from "./build-options.js";
 import type { Decision, OffloadedText, ReportEvent } from "./build-report.js";
 import type { DecisionBatch, DecisionRun } from "./decision-batch.js";
 import { EventLog, type EventRun } from "./event-log.js";
+import { OffloadedTexts } from "./offloaded-texts.js";
 import type { StageLabel } from "./stage.js";
 import type {
   Budget,
@@ -164,13 +165,7 @@ function eventsOf(batch: DecisionBatch, stage: StageLabel, plugin: string): Batc
 
 export function createBuildContext(init: BuildContextInit): ValidateContext {
   const log = new EventLog();
-  const offloaded = new Map<string, OffloadedText>();
-  // Batches' offloaded texts, added to the map when something reads it (or offloads after them).
-  const pending: Array<ReadonlyArray<OffloadedText>> = [];
-  const settle = () => {
-    for (const texts of pending) for (const text of texts) if (!offloaded.has(text.handle)) offloaded.set(text.handle, text);
-    pending.length = 0;
-  };
+  const offloaded = new OffloadedTexts();
   // The running tap's ids, extended as it records more.
   let touched = new Set<string>();
   let touchedUpTo = 0;
@@ -206,10 +201,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     warnings: [],
     systemParts: [],
     attachments: new Map(),
-    get offloaded() {
-      settle();
-      return offloaded;
-    },
+    offloaded,
     enterTap(plugin) {
       state.plugin = plugin;
       state.tapStart = log.length;
@@ -233,7 +225,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
       checkStage();
       const events = eventsOf(batch, state.stage, plugin);
       log.addAll(events.runs);
-      if (events.offloads.length > 0) pending.push(events.offloads);
+      offloaded.addBatch(events.offloads);
       lastEvent = undefined;
     },
     recordRun(plugin, run) {
@@ -243,7 +235,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
       if (run.ids.length > 0) log.add(run.ids, eventFor(run.decision, run.reason, undefined, plugin));
     },
     hasOffloaded() {
-      return offloaded.size > 0 || pending.some((texts) => texts.length > 0);
+      return offloaded.any;
     },
   };
 
@@ -282,8 +274,7 @@ export function createBuildContext(init: BuildContextInit): ValidateContext {
     },
   });
   const offload = (itemId: string, handle: string, text: string) => {
-    settle();
-    if (!offloaded.has(handle)) offloaded.set(handle, { handle, itemId, text, chars: text.length });
+    if (!offloaded.has(handle)) offloaded.add({ handle, itemId, text, chars: text.length });
   };
   // A chain replays its parts' decisions through as(): one recorder per name, not one per decision.
   const recorders = new Map<string, Omit<DecisionRecorder, "attach" | "as">>();
