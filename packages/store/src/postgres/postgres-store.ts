@@ -23,7 +23,7 @@ import { validateSummaryRecords } from "../validate-summary-records.js";
 import type { TokenCountRecord } from "../token-count-record.js";
 import { isTokenCount, validateTokenCountRecords } from "../validate-token-count-records.js";
 import { inLoadOrder, type OrderedRow } from "./in-load-order.js";
-import { bodyValue, type ParsedBody, RECORD_BODY_TYPES, UnparsableBody } from "./record-body-types.js";
+import { type ParsedBody, RECORD_BODY_TYPES, UnparsableBody } from "./record-body-types.js";
 import { type PostgresStoreOptions, type ResolvedPostgresStoreOptions, resolvePostgresStoreOptions } from "./postgres-store-options.js";
 import { createTablesSql, type PostgresTable, type PostgresTables, postgresTables } from "./postgres-tables.js";
 
@@ -358,8 +358,10 @@ FROM allocated, unnest($3::json[]) WITH ORDINALITY AS batch(body, position)`,
       rows = await this.#queryFrom(conversationId, undefined);
       base = undefined;
     }
-    const messageRows = rows.filter((row) => row.kind === 0 && row.body !== null) as Array<LoadedRow & { body: ParsedBody }>;
-    const summaryRows = rows.filter((row) => row.kind === 1 && row.body !== null) as Array<LoadedRow & { body: ParsedBody }>;
+    // The row numbered what the cache last holds came to be checked, not read (told by its number: a
+    // body holding JSON null is null too).
+    const messageRows = rows.filter((row) => row.kind === 0 && row.seq !== base?.messages.lastSeq) as Array<LoadedRow & { body: ParsedBody }>;
+    const summaryRows = rows.filter((row) => row.kind === 1 && row.seq !== base?.summaries.lastSeq) as Array<LoadedRow & { body: ParsedBody }>;
     // Parsed before the cache changes: a corrupt row throws and leaves it as it was.
     const messages = parseRows(this.#tables.messages, messageRows, storedMessageProblems).map(deepFreeze) as StoredMessage[];
     const summaries = parseRows(this.#tables.summaries, summaryRows, storedSummaryRecordProblems).map(deepFreeze) as StoredSummaryRecord[];
@@ -484,7 +486,7 @@ function extend<T>(base: CachedRecords<T> | undefined, added: T[], rows: Readonl
 /** Checks loaded rows (their bodies parsed on arrival); a row ctxpipe did not write stops the load with the table and sequence number. */
 function parseRows(table: PostgresTable, rows: ReadonlyArray<{ seq: string; body: ParsedBody }>, shapeProblems: (record: unknown) => FieldProblem[]): unknown[] {
   return rows.map((row) => {
-    const record = bodyValue(row.body);
+    const record = row.body;
     if (record instanceof UnparsableBody) {
       // The json column only holds valid JSON; this would take a change of column type.
       throw new StoreCorruptError(table.name, Number(row.seq), `not JSON (${record.reason})`, { cause: record.cause });

@@ -17,16 +17,12 @@ export class UnparsableBody {
   }
 }
 
-/** A body holding the JSON `null`, told apart from the SQL NULL of a row whose body was not asked for. */
-export const JSON_NULL_BODY: unique symbol = Symbol("json null body");
-
-/** What a json column holds after RECORD_BODY_TYPES parsed it: a JSON value, JSON_NULL_BODY or why it is not JSON. */
+/** What a json column holds after RECORD_BODY_TYPES parsed it: a JSON value, or why it is not JSON. */
 export type ParsedBody = unknown;
 
 function parseBody(text: string): ParsedBody {
   try {
-    const value: unknown = JSON.parse(text);
-    return value === null ? JSON_NULL_BODY : value;
+    return JSON.parse(text);
   } catch (error) {
     return new UnparsableBody(error);
   }
@@ -39,8 +35,3 @@ function parseBody(text: string): ParsedBody {
 export const RECORD_BODY_TYPES = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => (oid === JSON_OID ? parseBody : pg.types.getTypeParser(oid, format as "text"))) as pg.CustomTypesConfig["getTypeParser"],
 };
-
-/** The JSON value of a body RECORD_BODY_TYPES parsed, or its UnparsableBody. */
-export function bodyValue(body: ParsedBody): unknown {
-  return body === JSON_NULL_BODY ? null : body;
-}
