@@ -47,8 +47,6 @@ interface Known {
   readonly policy: LogSnapshot;
   /** The answer as indexes, kept when no text's outcome depends on the request. */
   readonly answer: { readonly kept: ReadonlyArray<number>; readonly warnings: ReadonlyArray<string> } | undefined;
-  /** The indexes of each item's texts, made when first needed. */
-  byItem?: ReadonlyMap<string, ReadonlyArray<number>>;
 }
 
 const NO_RUNS: LogSnapshot = { runs: [], length: 0 };
@@ -56,107 +54,119 @@ const NONE: ReadonlyArray<ReportEvent> = [];
 const KEPT: Verdict = { outcome: { kind: "kept" } };
 const SILENT: Verdict = { outcome: { kind: "silent" } };
 const IF_NAMED: Verdict = { outcome: { kind: "if-named" } };
+/** How far ahead a text that matches nothing is looked for (a few texts added or gone). */
+const LOOKAHEAD = 16;
 
-/** One per pipeline: each build's answer is worked out from the last one computed. */
+/**
+ * One per pipeline: each build's answer is worked out from the last one computed. Nothing here makes
+ * a map or set as large as the list of texts on a build that only repeats the last: V8 makes a map of
+ * more than about 4,000 entries twenty times slower than one of half that size.
+ */
 export class OffloadedReportMemo {
   #known: Known | undefined;
 
   answer(input: OffloadedInput): OffloadedAnswer {
-    if (input.texts.size === 0) {
+    const texts = [...input.texts.values()];
+    const count = texts.length;
+    if (count === 0) {
       this.#known = undefined;
       return { offloaded: [], warnings: [] };
     }
-    const texts = [...input.texts.values()];
-    const count = texts.length;
     const policy = input.policy ?? NO_RUNS;
     const inputItems = input.inputItems;
     const known = this.#known;
 
-    // Per text: last build's verdict and position where they still hold; undefined and NaN to find.
-    let verdicts: Array<Verdict | undefined>;
-    let positions: number[];
-    let byItem: ReadonlyMap<string, ReadonlyArray<number>> | undefined;
+    // Per text: last build's verdict and position where they still hold (undefined and NaN to find).
+    const verdicts = new Array<Verdict | undefined>(count).fill(undefined);
+    const positions = new Array<number>(count).fill(Number.NaN);
+    // Whether a text was last build's too (only new texts can belong to items before `shared` not yet placed).
+    const wasKnown = new Uint8Array(count);
+    // Where each of last build's texts is in this build's list (-1: gone); undefined: the same list.
+    let moves: Int32Array | undefined;
     let shared = 0;
-    let sameTexts = false;
-    if (known === undefined) {
-      verdicts = new Array<Verdict | undefined>(count).fill(undefined);
-      positions = new Array<number>(count).fill(Number.NaN);
-    } else {
-      const changed = changedIds(known.log, input.log, sameForOffloading);
-      for (const id of changedIds(known.policy, policy, sameForOffloading)) changed.add(id);
+    if (known !== undefined) {
       // Input items keep their positions up to where the list stops being last build's.
       shared = sharedPrefixLength(inputItems, known.inputItems);
-      sameTexts = count === known.texts.length && texts.every((text, index) => sameText(text, known.texts[index]!));
-      if (sameTexts) {
-        verdicts = known.verdicts.slice();
-        positions = known.positions.slice();
-        byItem = known.byItem ??= indexesByItem(known.texts);
-        if (changed.size < count) {
-          for (const id of changed) for (const index of byItem.get(id) ?? []) verdicts[index] = undefined;
-        } else {
-          for (let index = 0; index < count; index++) if (changed.has(texts[index]!.itemId)) verdicts[index] = undefined;
-        }
-        // Positions at or past the first item that changed, last in input order, are found again.
-        for (let at = known.order.length - 1; at >= 0 && known.positions[known.order[at]!]! >= shared; at--) positions[known.order[at]!] = Number.NaN;
-      } else {
-        verdicts = new Array<Verdict | undefined>(count);
-        positions = new Array<number>(count);
-        const knownByHandle = new Map<string, number>();
-        for (let index = 0; index < known.texts.length; index++) knownByHandle.set(known.texts[index]!.handle, index);
-        for (let index = 0; index < count; index++) {
-          const text = texts[index]!;
-          const was = knownByHandle.get(text.handle);
-          const same = was !== undefined && known.texts[was]!.itemId === text.itemId;
-          verdicts[index] = same && !changed.has(text.itemId) ? known.verdicts[was]! : undefined;
-          positions[index] = same && known.positions[was]! < shared ? known.positions[was]! : Number.NaN;
-        }
+      let sameTexts = count === known.texts.length;
+      for (let index = 0; sameTexts && index < count; index++) sameTexts = sameText(texts[index]!, known.texts[index]!);
+      const changed = changedIds(known.log, input.log, sameForOffloading);
+      for (const id of changedIds(known.policy, policy, sameForOffloading)) changed.add(id);
+      // The turn after a turn like it: the same texts, the same histories, the same places.
+      if (sameTexts && changed.size === 0 && placesStand(known, inputItems, shared)) {
+        const { answer, offloaded, warnings } = known.answer === undefined ? answerOf(known.order, known.verdicts, texts, input.namedInRequest) : reuse(known.answer, texts);
+        this.#known = { ...known, texts, inputItems, log: input.log, policy, answer };
+        return { offloaded, warnings };
+      }
+      if (!sameTexts) moves = align(known.texts, texts);
+      for (let was = 0; was < known.texts.length; was++) {
+        const index = moves === undefined ? was : moves[was]!;
+        if (index < 0) continue;
+        wasKnown[index] = 1;
+        if (changed.size === 0 || !changed.has(texts[index]!.itemId)) verdicts[index] = known.verdicts[was];
+        if (known.positions[was]! < shared) positions[index] = known.positions[was]!;
       }
     }
-    byItem ??= indexesByItem(texts);
-
-    const moved = findPositions(positions, inputItems, shared, byItem, known === undefined || !sameTexts);
-    const order = sameTexts && !moved ? known!.order : inputOrder(positions, inputItems.length);
-    const recomputed = judge(verdicts, texts, input.log, policy);
-
-    let answer: Known["answer"];
-    let offloaded: OffloadedText[];
-    let warnings: string[];
-    if (sameTexts && !moved && !recomputed && known!.answer !== undefined) {
-      answer = known!.answer;
-      offloaded = answer.kept.map((index) => texts[index]!);
-      warnings = answer.warnings.slice();
-    } else {
-      const kept: number[] = [];
-      warnings = [];
-      let asksRequest = false;
-      for (const index of order) {
-        const verdict = verdicts[index]!;
-        const { outcome } = verdict;
-        if (outcome.kind === "kept") kept.push(index);
-        else if (outcome.kind === "if-named") {
-          asksRequest = true;
-          if (input.namedInRequest(texts[index]!.handle)) kept.push(index);
-        } else if (outcome.kind === "warned") {
-          verdict.warning ??= withheldWarning(texts[index]!, outcome.event);
-          warnings.push(verdict.warning);
-        }
-      }
-      answer = asksRequest ? undefined : { kept, warnings: warnings.slice() };
-      offloaded = kept.map((index) => texts[index]!);
+    const unjudged: number[] = [];
+    const unplaced: number[] = [];
+    for (let index = 0; index < count; index++) {
+      if (verdicts[index] === undefined) unjudged.push(index);
+      if (Number.isNaN(positions[index]!)) unplaced.push(index);
     }
-    this.#known = {
-      texts,
-      verdicts: verdicts as Verdict[],
-      positions,
-      order,
-      inputItems,
-      log: input.log,
-      policy,
-      answer,
-      ...(byItem === undefined ? {} : { byItem }),
-    };
+
+    findPositions(positions, unplaced, texts, wasKnown, inputItems, shared);
+    // Texts of items past the first change (of no input item, often) mostly stay where they were.
+    const sameOrder = known !== undefined && moves === undefined && unplaced.every((index) => positions[index] === known.positions[index]);
+    const order = sameOrder ? known!.order : inputOrder(known, moves, positions, unplaced, inputItems.length);
+    judge(verdicts, unjudged, texts, input.log, policy);
+
+    const { answer, offloaded, warnings } =
+      sameOrder && unjudged.length === 0 && known!.answer !== undefined ? reuse(known!.answer, texts) : answerOf(order, verdicts as Verdict[], texts, input.namedInRequest);
+    this.#known = { texts, verdicts: verdicts as Verdict[], positions, order, inputItems, log: input.log, policy, answer };
     return { offloaded, warnings };
   }
+}
+
+type Worked = OffloadedAnswer & { readonly answer: Known["answer"] };
+
+/** The answer from each text's verdict, in input order; kept as indexes when no verdict asked the request. */
+function answerOf(order: ReadonlyArray<number>, verdicts: ReadonlyArray<Verdict>, texts: ReadonlyArray<OffloadedText>, namedInRequest: (handle: string) => boolean): Worked {
+  const kept: number[] = [];
+  const warnings: string[] = [];
+  let asksRequest = false;
+  for (const index of order) {
+    const verdict = verdicts[index]!;
+    const { outcome } = verdict;
+    if (outcome.kind === "kept") kept.push(index);
+    else if (outcome.kind === "if-named") {
+      asksRequest = true;
+      if (namedInRequest(texts[index]!.handle)) kept.push(index);
+    } else if (outcome.kind === "warned") {
+      verdict.warning ??= withheldWarning(texts[index]!, outcome.event);
+      warnings.push(verdict.warning);
+    }
+  }
+  return { answer: asksRequest ? undefined : { kept, warnings: warnings.slice() }, offloaded: kept.map((index) => texts[index]!), warnings };
+}
+
+/** Last build's answer over this build's text objects. */
+function reuse(answer: NonNullable<Known["answer"]>, texts: ReadonlyArray<OffloadedText>): Worked {
+  return { answer, offloaded: answer.kept.map((index) => texts[index]!), warnings: answer.warnings.slice() };
+}
+
+/**
+ * Whether every text's input position still holds: the texts of items past `shared` (last in the
+ * order) are only texts of no input item, and none of the input items past `shared` is theirs.
+ */
+function placesStand(known: Known, inputItems: ReadonlyArray<Item>, shared: number): boolean {
+  const { order, positions, texts } = known;
+  const elsewhere = new Set<string>();
+  for (let at = order.length - 1; at >= 0 && positions[order[at]!]! >= shared; at--) {
+    if (positions[order[at]!] !== Number.POSITIVE_INFINITY) return false;
+    elsewhere.add(texts[order[at]!]!.itemId);
+  }
+  if (elsewhere.size === 0) return true;
+  for (let position = shared; position < inputItems.length; position++) if (elsewhere.has(inputItems[position]!.id)) return false;
+  return true;
 }
 
 /** The same text for an outcome and a place in the order: the same handle of the same item. */
@@ -164,66 +174,107 @@ function sameText(text: OffloadedText, known: OffloadedText): boolean {
   return text === known || (text.handle === known.handle && text.itemId === known.itemId);
 }
 
-function indexesByItem(texts: ReadonlyArray<OffloadedText>): Map<string, number[]> {
-  const byItem = new Map<string, number[]>();
-  texts.forEach((text, index) => {
-    const indexes = byItem.get(text.itemId);
-    if (indexes === undefined) byItem.set(text.itemId, [index]);
-    else indexes.push(index);
-  });
-  return byItem;
+/**
+ * For each text of `before`, its index in `after` when an in-order matching pairs it with the same
+ * text there, else -1: a few texts added (a new result cut) or gone are passed over; what no match is
+ * found for nearby is taken as replaced.
+ */
+function align(before: ReadonlyArray<OffloadedText>, after: ReadonlyArray<OffloadedText>): Int32Array {
+  const moves = new Int32Array(before.length).fill(-1);
+  let was = 0;
+  let at = 0;
+  while (was < before.length && at < after.length) {
+    if (sameText(after[at]!, before[was]!)) {
+      moves[was++] = at++;
+      continue;
+    }
+    let skip = 0;
+    for (let distance = 1; distance <= LOOKAHEAD && skip === 0; distance++) {
+      if (at + distance < after.length && sameText(after[at + distance]!, before[was]!)) skip = distance;
+      else if (was + distance < before.length && sameText(after[at]!, before[was + distance]!)) skip = -distance;
+    }
+    if (skip > 0) at += skip;
+    else if (skip < 0) was -= skip;
+    else {
+      was++;
+      at++;
+    }
+  }
+  return moves;
 }
 
 /**
- * Fills the positions left NaN: input ids are unique, so an item before `shared` is where it was (and
- * nowhere else), and one that was past it or not an input item is now past it or nowhere. Only texts
- * not known before (`newTexts`) can belong to an item before `shared` not yet looked up. Returns
- * whether any position was found again.
+ * Fills the positions of `unplaced` (NaN), by the input items after `shared` and, for texts that are
+ * new, before it. Input ids are unique, so an item before `shared` is where it was (and nowhere
+ * else), and one a known text had past it (or nowhere) is now past it or nowhere.
  */
 function findPositions(
   positions: number[],
+  unplaced: ReadonlyArray<number>,
+  texts: ReadonlyArray<OffloadedText>,
+  wasKnown: Uint8Array,
   inputItems: ReadonlyArray<Item>,
   shared: number,
-  byItem: ReadonlyMap<string, ReadonlyArray<number>>,
-  newTexts: boolean,
-): boolean {
-  let missing = 0;
-  for (const position of positions) if (Number.isNaN(position)) missing++;
-  if (missing === 0) return false;
-  const found = (from: number, to: number) => {
-    for (let position = from; position < to && missing > 0; position++) {
-      for (const index of byItem.get(inputItems[position]!.id) ?? []) {
-        if (!Number.isNaN(positions[index]!)) continue;
-        positions[index] = position;
-        missing--;
-      }
+): void {
+  if (unplaced.length === 0) return;
+  const byItem = new Map<string, number[]>();
+  let newText = false;
+  for (const index of unplaced) {
+    const id = texts[index]!.itemId;
+    const indexes = byItem.get(id);
+    if (indexes === undefined) byItem.set(id, [index]);
+    else indexes.push(index);
+    if (wasKnown[index] === 0) newText = true;
+  }
+  const scan = (from: number, to: number) => {
+    for (let position = from; position < to && byItem.size > 0; position++) {
+      const id = inputItems[position]!.id;
+      const indexes = byItem.get(id);
+      if (indexes === undefined) continue;
+      for (const index of indexes) positions[index] = position;
+      byItem.delete(id);
     }
   };
-  found(shared, inputItems.length);
-  if (missing > 0 && newTexts && shared > 0) found(0, shared);
-  for (let index = 0; index < positions.length; index++) if (Number.isNaN(positions[index]!)) positions[index] = Number.POSITIVE_INFINITY;
-  return true;
+  scan(shared, inputItems.length);
+  if (newText) scan(0, shared);
+  for (const index of unplaced) if (Number.isNaN(positions[index]!)) positions[index] = Number.POSITIVE_INFINITY;
 }
 
-/** Text indexes by the input position of their item, texts of one item (and of no input item) in the order recorded. */
-function inputOrder(positions: ReadonlyArray<number>, inputLength: number): number[] {
-  const order = positions.map((_, index) => index);
+/**
+ * Text indexes by the input position of their item, texts of one item (and of no input item) in the
+ * order recorded: last build's order for the texts whose positions stand (renumbered, it is still in
+ * order), with the others sorted and merged in.
+ */
+function inputOrder(known: Known | undefined, moves: Int32Array | undefined, positions: ReadonlyArray<number>, unplaced: ReadonlyArray<number>, inputLength: number): number[] {
   const place = (index: number) => (positions[index] === Number.POSITIVE_INFINITY ? inputLength : positions[index]!);
-  return order.sort((left, right) => place(left) - place(right) || left - right);
+  const before = (left: number, right: number) => place(left) - place(right) || left - right;
+  const placedAgain = new Uint8Array(positions.length);
+  for (const index of unplaced) placedAgain[index] = 1;
+  const standing: number[] = [];
+  for (const was of known?.order ?? []) {
+    const index = moves === undefined ? was : moves[was]!;
+    if (index >= 0 && placedAgain[index] === 0) standing.push(index);
+  }
+  const fresh = [...unplaced].sort(before);
+  const order: number[] = [];
+  let left = 0;
+  let right = 0;
+  while (left < standing.length && right < fresh.length) order.push(before(standing[left]!, fresh[right]!) < 0 ? standing[left++]! : fresh[right++]!);
+  while (left < standing.length) order.push(standing[left++]!);
+  while (right < fresh.length) order.push(fresh[right++]!);
+  return order;
 }
 
-/** Works out the verdicts left undefined, reading the histories of their items only. Returns whether there were any. */
-function judge(verdicts: Array<Verdict | undefined>, texts: ReadonlyArray<OffloadedText>, log: LogSnapshot, policy: LogSnapshot): boolean {
+/** Works out the verdicts of `unjudged`, reading the histories of their items only. */
+function judge(verdicts: Array<Verdict | undefined>, unjudged: ReadonlyArray<number>, texts: ReadonlyArray<OffloadedText>, log: LogSnapshot, policy: LogSnapshot): void {
+  if (unjudged.length === 0) return;
   const wanted = new Set<string>();
-  for (let index = 0; index < verdicts.length; index++) if (verdicts[index] === undefined) wanted.add(texts[index]!.itemId);
-  if (wanted.size === 0) return false;
+  for (const index of unjudged) wanted.add(texts[index]!.itemId);
   const events = eventsIn(log, wanted);
   const policyEvents = eventsIn(policy, wanted);
-  for (let index = 0; index < verdicts.length; index++) {
-    if (verdicts[index] !== undefined) continue;
+  for (const index of unjudged) {
     const id = texts[index]!.itemId;
     const outcome = offloadOutcome(events.get(id) ?? NONE, policyEvents.get(id));
     verdicts[index] = outcome.kind === "kept" ? KEPT : outcome.kind === "silent" ? SILENT : outcome.kind === "if-named" ? IF_NAMED : { outcome };
   }
-  return true;
 }
