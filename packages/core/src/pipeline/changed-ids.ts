@@ -11,8 +11,9 @@ const CONTENT_LOOKAHEAD = 8;
 
 /**
  * The ids of every run of `before` or `after` left out of an in-order matching of their runs (each
- * pair the same ids, with events `same` holds equal). An id in no such run has, in both logs, events
- * of matched runs only, in the same order: the same history, event for event, as `same` sees them.
+ * pair with events `same` holds equal), and the ids a matched pair does not give alike. Any other id
+ * has, in both logs, events of matched runs only, as often and in the same order: the same history,
+ * event for event, as `same` sees them.
  */
 export function changedIds(before: LogSnapshot, after: LogSnapshot, same: (left: ReportEvent, right: ReportEvent) => boolean): Set<string> {
   const changed = new Set<string>();
@@ -31,8 +32,13 @@ export function changedIds(before: LogSnapshot, after: LogSnapshot, same: (left:
       continue;
     }
     const [added, gone] = resync(old, oldLength, from, now, nowLength, at, sameRun);
-    for (let index = at; index < at + added; index++) mark(now[index]!);
-    for (let index = from; index < from + gone; index++) mark(old[index]!);
+    if (added === 1 && gone === 1 && same(now[at]!.event, old[from]!.event)) {
+      // The same decision about other ids (a window that drops a few more items): only those differ.
+      markDifference(now[at]!.ids, old[from]!.ids, changed);
+    } else {
+      for (let index = at; index < at + added; index++) mark(now[index]!);
+      for (let index = from; index < from + gone; index++) mark(old[index]!);
+    }
     at += added;
     from += gone;
   }
@@ -62,6 +68,20 @@ function resync(
     if (from + distance < oldLength && sameRun(next, old[from + distance]!)) return [0, distance];
   }
   return [1, 1];
+}
+
+/**
+ * Marks the ids of two runs with the same event that may be given a different number of times: all but
+ * their common first and last ids (an id only there is given as often by both).
+ */
+function markDifference(now: ReadonlyArray<string>, old: ReadonlyArray<string>, changed: Set<string>): void {
+  const shorter = Math.min(now.length, old.length);
+  let head = 0;
+  while (head < shorter && now[head] === old[head]) head++;
+  let tail = 0;
+  while (tail < shorter - head && now[now.length - 1 - tail] === old[old.length - 1 - tail]) tail++;
+  for (let index = head; index < now.length - tail; index++) changed.add(now[index]!);
+  for (let index = head; index < old.length - tail; index++) changed.add(old[index]!);
 }
 
 function sameIds(left: ReadonlyArray<string>, right: ReadonlyArray<string>): boolean {

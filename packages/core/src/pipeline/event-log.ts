@@ -75,17 +75,26 @@ export class EventLog {
 
 /** A run with more ids than this is looked up through a set of its ids, kept per id array. */
 const LARGE_RUN = 64;
-const idSets = new WeakMap<ReadonlyArray<string>, ReadonlySet<string> | null>();
+/** How often an id array is read through before a set of its ids is made (a large set costs more than many reads). */
+const READS_BEFORE_SET = 3;
+const idSets = new WeakMap<ReadonlyArray<string>, ReadonlySet<string> | number | null>();
 
-/** The ids of a frozen array as a set; undefined for an array that may still change or holds an id twice (its event would count twice). */
+/**
+ * The ids of a frozen array that keeps coming back (a window's drop while its cut stays) as a set;
+ * undefined for an array that may still change, holds an id twice (its event would count twice) or
+ * has not been read often enough yet.
+ */
 function idSetOf(ids: ReadonlyArray<string>): ReadonlySet<string> | undefined {
   if (!Object.isFrozen(ids)) return undefined;
-  let set = idSets.get(ids);
-  if (set === undefined) {
-    const made = new Set(ids);
-    set = made.size === ids.length ? made : null;
-    idSets.set(ids, set);
+  const known = idSets.get(ids) ?? 0;
+  if (typeof known !== "number") return known ?? undefined;
+  if (known < READS_BEFORE_SET) {
+    idSets.set(ids, known + 1);
+    return undefined;
   }
+  const made = new Set(ids);
+  const set = made.size === ids.length ? made : null;
+  idSets.set(ids, set);
   return set ?? undefined;
 }
 

@@ -36,7 +36,7 @@ const runArbitrary = fc.record({ ids: fc.array(fc.constantFrom(...IDS), { minLen
 const unchanged = <Value>(arbitrary: fc.Arbitrary<Value>, none: Value) => fc.oneof(fc.constant(none), arbitrary);
 const changeArbitrary = fc.record({
   // Runs of the last log kept (the same objects, or the same contents in new objects), dropped, or added.
-  runs: unchanged(fc.array(fc.record({ keep: fc.constantFrom("same", "copy", "reason", "drop"), insertBefore: fc.option(runArbitrary, { nil: undefined }) }), { maxLength: 12 }), []),
+  runs: unchanged(fc.array(fc.record({ keep: fc.constantFrom("same", "copy", "reason", "grow", "shrink", "swap", "drop"), insertBefore: fc.option(runArbitrary, { nil: undefined }) }), { maxLength: 12 }), []),
   appendRuns: unchanged(fc.array(runArbitrary, { maxLength: 3 }), []),
   policy: fc.option(fc.array(runArbitrary, { maxLength: 3 }), { nil: undefined, freq: 2 }),
   newPolicy: fc.boolean(),
@@ -77,6 +77,10 @@ describe("report.offloaded from the last build's answer", () => {
             if (step.keep === "same") next.push(run);
             else if (step.keep === "copy") next.push({ ids: [...run.ids], event: { ...run.event } });
             else if (step.keep === "reason") next.push({ ids: run.ids, event: { ...run.event, reason: `${run.event.reason}!` } });
+            // The same decision about other ids: one more (a window dropping a little more), one fewer, or two in another order.
+            else if (step.keep === "grow") next.push({ ids: [...run.ids, IDS[(index * 5) % IDS.length]!], event: run.event });
+            else if (step.keep === "shrink") next.push({ ids: run.ids.slice(1), event: run.event });
+            else if (step.keep === "swap") next.push({ ids: [...run.ids].reverse(), event: { ...run.event } });
           });
           next.push(...change.appendRuns.map(toRun));
           runs = next;
