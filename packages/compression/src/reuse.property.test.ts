@@ -93,7 +93,9 @@ describe("a reused pipeline with the default chain builds what a new one builds 
           fc.boolean(),
           fc.constantFrom<Renderer>("openai", "anthropic", "gemini"),
           fc.constantFrom<Chain>("default", "default", "window", "cut and window"),
-          async (conversation, steps, notice, maxTokens, pinnedAt, withRecord, readReportEveryTime, renderer, chain) => {
+          // Where the current loop starts, given per build as an agent loop gives it (or not).
+          fc.array(fc.option(fc.nat(), { nil: undefined, freq: 3 }), { maxLength: 11 }),
+          async (conversation, steps, notice, maxTokens, pinnedAt, withRecord, readReportEveryTime, renderer, chain, loopStarts) => {
             const all = conversation.items.map((item, index) =>
               pinnedAt.some((at) => at % conversation.items.length === index) ? ({ ...item, metadata: { ...item.metadata, pinned: true } } as ItemInput) : item,
             );
@@ -108,17 +110,21 @@ describe("a reused pipeline with the default chain builds what a new one builds 
                 .catch(() => undefined);
               records.push(...(made?.report.compression?.records ?? []));
             }
-            const options = { renderer: renderer as "openai", tokenizer: wordTokenizer, system: SYSTEM, maxTokens, ...(records.length > 0 ? { summaries: records } : {}) };
+            const baseOptions = { renderer: renderer as "openai", tokenizer: wordTokenizer, system: SYSTEM, maxTokens, ...(records.length > 0 ? { summaries: records } : {}) };
+            const options = baseOptions;
             const history: ItemInput[] = all.slice(0, Math.ceil(all.length / 2));
             const pool = all.slice(history.length);
             const giants = { count: 0 };
             const reused = pipelineWith(notice, chain);
             let previous: ItemInput[] | undefined;
-            for (const step of [undefined, ...steps]) {
+            let previousOptions = options;
+            for (const [index, step] of [undefined, ...steps].entries()) {
               if (step !== undefined) applyStep(history, pool, step, giants);
+              const loopAt = loopStarts[index];
+              const options = loopAt === undefined || history.length === 0 ? baseOptions : { ...baseOptions, compression: { loopStartId: history[loopAt % history.length]!.id } };
               // A new pipeline that built the history of the last build that succeeded first: its cache report compares the same two requests.
               const fresh = pipelineWith(notice, chain);
-              if (previous !== undefined) await fresh.build([...previous], options);
+              if (previous !== undefined) await fresh.build([...previous], previousOptions);
               const expected = await outcomeOf(() => fresh.build([...history], options));
               if (readReportEveryTime) expect(await outcomeOf(() => reused.build(history, options))).toEqual(expected);
               else {
@@ -126,12 +132,15 @@ describe("a reused pipeline with the default chain builds what a new one builds 
                 const result = await reused.build(history, options).catch(() => undefined);
                 expect(result === undefined ? undefined : JSON.parse(JSON.stringify(result.request))).toEqual(expected.ok ? (expected.value as { request: unknown }).request : undefined);
               }
-              if (expected.ok) previous = [...history];
+              if (expected.ok) {
+                previous = [...history];
+                previousOptions = options;
+              }
             }
             // The last build's report, read after all the builds that did not read theirs, is whole.
             const fresh = pipelineWith(notice, chain);
-            if (previous !== undefined) await fresh.build([...previous], options);
-            expect(await outcomeOf(() => reused.build(history, options))).toEqual(await outcomeOf(() => fresh.build([...history], options)));
+            if (previous !== undefined) await fresh.build([...previous], previousOptions);
+            expect(await outcomeOf(() => reused.build(history, previousOptions))).toEqual(await outcomeOf(() => fresh.build([...history], previousOptions)));
           },
         ),
         { numRuns: 60, ...LIMIT },

@@ -121,7 +121,13 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
     const scan = last;
     if (scan === undefined || scan.tokenizer !== context.build.tokenizer || !startsWith(items, scan.items, scan.length)) return undefined;
     for (const position of scan.protectedAt) if (!context.isProtected(items[position]!)) return undefined;
-    for (const cleared of scan.cleared) if (context.isProtected(cleared.item)) return undefined;
+    // What protects an item the scan cleared (the same object, so not pinned): the newest messages,
+    // the current loop from its start on, or a loop start given now; all of them reach every item
+    // after it, and the scan cleared oldest first, so the newest one cleared tells for all of them.
+    // A late result of the current loop before its start is in the current loop's turn group, which
+    // held nothing the scan cleared: that group was either protected then or older than a newer turn.
+    const newest = scan.cleared.at(-1);
+    if (newest !== undefined && context.isProtected(newest.item)) return undefined;
     return scan;
   };
 
