@@ -83,7 +83,7 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
   // One cut per original, cap and tokenizer (null: it fits): a reused pipeline hands back the same
   // object, so its token count and rendered message are reused too, and no text is counted twice.
   const known = new WeakMap<Item, Map<string, Truncated | null>>();
-  const truncate = (item: Item, maxTokens: number, tokenizer: Tokenizer): Truncated | undefined => {
+  const truncate = (item: Item, maxTokens: number, tokenizer: Tokenizer, countTokens: (item: Item) => number): Truncated | undefined => {
     const text = textOf(item);
     // A token is at least one UTF-8 byte, at most three per UTF-16 unit: a short text needs no count.
     if (text === undefined || !mayExceed(text, maxTokens)) return undefined;
@@ -95,7 +95,9 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
     }
     const cached = cuts.get(key);
     if (cached !== undefined) return cached ?? undefined;
-    const { text: kept, cut } = cutMiddle(text, { maxTokens, tokenizer, headShare: options.headShare });
+    // A result's text is all the build counts of it: its count (kept by the build) is not made again.
+    const textTokens = item.type === "tool-result" ? { textTokens: countTokens(item) } : {};
+    const { text: kept, cut } = cutMiddle(text, { maxTokens, tokenizer, headShare: options.headShare, ...textTokens });
     const truncated = cut === undefined ? null : { item: Object.freeze(withText(item, kept)), cut, cap: maxTokens };
     if (truncated !== null) originals.set(truncated.item, text);
     cuts.set(key, truncated);
@@ -133,7 +135,7 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
         if (isPinned(item)) continue;
         const cap = item.type === "tool-result" ? caps.perResult : TEXT_TYPES.has(item.type) ? caps.perText : undefined;
         if (cap === undefined) continue;
-        const truncated = truncate(item, cap, build.tokenizer);
+        const truncated = truncate(item, cap, build.tokenizer, build.countTokens);
         if (truncated === undefined) continue;
         cuts.own.set(item.id, truncated);
         cuts.sent.set(item.id, truncated);
@@ -156,7 +158,7 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
         if (level === undefined) continue;
         for (const { item, tokens } of results) {
           if (tokens <= level) continue;
-          const truncated = truncate(item, level, build.tokenizer);
+          const truncated = truncate(item, level, build.tokenizer, build.countTokens);
           if (truncated !== undefined) cuts.sent.set(item.id, truncated);
         }
       }
