@@ -31,23 +31,28 @@ export function changedIds(before: LogSnapshot, after: LogSnapshot, same: (left:
       from++;
       continue;
     }
-    const [added, gone] = resync(old, oldLength, from, now, nowLength, at, sameRun);
-    if (added === 1 && gone === 1 && same(now[at]!.event, old[from]!.event)) {
-      // The same decision about other ids (a window that drops a few more items): only those differ.
-      markDifference(now[at]!.ids, old[from]!.ids, changed);
-    } else {
-      for (let index = at; index < at + added; index++) mark(now[index]!);
-      for (let index = from; index < from + gone; index++) mark(old[index]!);
-    }
+    const [added, gone, paired] = resync(old, oldLength, from, now, nowLength, at, sameRun, same);
+    for (let index = at; index < at + added; index++) mark(now[index]!);
+    for (let index = from; index < from + gone; index++) mark(old[index]!);
     at += added;
     from += gone;
+    if (paired) {
+      // The same decision about other ids (a window that drops a few more items): only those differ.
+      markDifference(now[at]!.ids, old[from]!.ids, changed);
+      at++;
+      from++;
+    }
   }
   for (; at < nowLength; at++) mark(now[at]!);
   for (; from < oldLength; from++) mark(old[from]!);
   return changed;
 }
 
-/** How many runs to pass over on each side before the next match: runs added, runs gone, or one replaced. */
+/**
+ * How many runs to pass over on each side before the next match (runs added, runs gone), and whether
+ * the two runs there are only the same decision (`paired`: their ids to compare), not the same run.
+ * Failing both, one run replaced by another.
+ */
 function resync(
   old: ReadonlyArray<EventRun>,
   oldLength: number,
@@ -56,18 +61,23 @@ function resync(
   nowLength: number,
   at: number,
   sameRun: (left: EventRun, right: EventRun) => boolean,
-): [added: number, gone: number] {
+  same: (left: ReportEvent, right: ReportEvent) => boolean,
+): [added: number, gone: number, paired: boolean] {
   const next = now[at]!;
   const expected = old[from]!;
   for (let distance = 1; distance <= IDENTITY_LOOKAHEAD; distance++) {
-    if (at + distance < nowLength && now[at + distance] === expected) return [distance, 0];
-    if (from + distance < oldLength && old[from + distance] === next) return [0, distance];
+    if (at + distance < nowLength && now[at + distance] === expected) return [distance, 0, false];
+    if (from + distance < oldLength && old[from + distance] === next) return [0, distance, false];
   }
   for (let distance = 1; distance <= CONTENT_LOOKAHEAD; distance++) {
-    if (at + distance < nowLength && sameRun(now[at + distance]!, expected)) return [distance, 0];
-    if (from + distance < oldLength && sameRun(next, old[from + distance]!)) return [0, distance];
+    if (at + distance < nowLength && sameRun(now[at + distance]!, expected)) return [distance, 0, false];
+    if (from + distance < oldLength && sameRun(next, old[from + distance]!)) return [0, distance, false];
   }
-  return [1, 1];
+  for (let distance = 0; distance <= CONTENT_LOOKAHEAD; distance++) {
+    if (at + distance < nowLength && same(now[at + distance]!.event, expected.event)) return [distance, 0, true];
+    if (from + distance < oldLength && same(next.event, old[from + distance]!.event)) return [0, distance, true];
+  }
+  return [1, 1, false];
 }
 
 /**

@@ -226,8 +226,9 @@ function findPositions(
     else indexes.push(index);
     if (wasKnown[index] === 0) newText = true;
   }
+  // Newest first: a new text is mostly of a recent item (a result cut or cleared this turn).
   const scan = (from: number, to: number) => {
-    for (let position = from; position < to && byItem.size > 0; position++) {
+    for (let position = to - 1; position >= from && byItem.size > 0; position--) {
       const id = inputItems[position]!.id;
       const indexes = byItem.get(id);
       if (indexes === undefined) continue;
@@ -246,22 +247,23 @@ function findPositions(
  * order), with the others sorted and merged in.
  */
 function inputOrder(known: Known | undefined, moves: Int32Array | undefined, positions: ReadonlyArray<number>, unplaced: ReadonlyArray<number>, inputLength: number): number[] {
-  const place = (index: number) => (positions[index] === Number.POSITIVE_INFINITY ? inputLength : positions[index]!);
+  // Texts of no input item go after every input position, in the order recorded.
+  const place = (index: number) => Math.min(positions[index]!, inputLength);
   const before = (left: number, right: number) => place(left) - place(right) || left - right;
   const placedAgain = new Uint8Array(positions.length);
   for (const index of unplaced) placedAgain[index] = 1;
-  const standing: number[] = [];
-  for (const was of known?.order ?? []) {
-    const index = moves === undefined ? was : moves[was]!;
-    if (index >= 0 && placedAgain[index] === 0) standing.push(index);
-  }
-  const fresh = [...unplaced].sort(before);
+  const knownOrder = known?.order ?? [];
   const order: number[] = [];
-  let left = 0;
-  let right = 0;
-  while (left < standing.length && right < fresh.length) order.push(before(standing[left]!, fresh[right]!) < 0 ? standing[left++]! : fresh[right++]!);
-  while (left < standing.length) order.push(standing[left++]!);
-  while (right < fresh.length) order.push(fresh[right++]!);
+  const fresh = [...unplaced].sort(before);
+  let next = 0;
+  for (let at = 0; at < knownOrder.length; at++) {
+    const was = knownOrder[at]!;
+    const index = moves === undefined ? was : moves[was]!;
+    if (index < 0 || placedAgain[index] === 1) continue;
+    while (next < fresh.length && before(fresh[next]!, index) < 0) order.push(fresh[next++]!);
+    order.push(index);
+  }
+  while (next < fresh.length) order.push(fresh[next++]!);
   return order;
 }
 

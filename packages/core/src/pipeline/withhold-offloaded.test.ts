@@ -1,9 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { Item, ItemInput } from "../model/item.js";
 import { wordTokenizer } from "../testing/index.js";
 import { cutMiddle } from "../text/cut-middle.js";
+import type { ReportEvent } from "./build-report.js";
 import type { PipelinePlugin } from "./pipeline-hooks.js";
 import { createPipeline } from "./pipeline.js";
+import { offloadOutcome, sameForOffloading, withheldWarning } from "./withhold-offloaded.js";
 
 const LOG = Array.from({ length: 400 }, (_, index) => `line ${index}: SECRET-${index}`).join("\n");
 
@@ -136,5 +139,30 @@ describe("offloaded text a later stage kept from the model is withheld", () => {
     expect(handle.decision).toBe("truncated");
     expect(result.report.warnings).toEqual([expect.stringMatching(new RegExp(`^\\[ctxpipe\\] the text of item "t1" kept as ctx_[0-9a-f]{16} is not offloaded: ${says.replace(/[()]/g, "\\$&")}, so the model may not read it back$`))]);
     expect(JSON.stringify(result.report.offloaded)).not.toContain("SECRET-");
+  });
+});
+
+describe("events that count the same for offloading", () => {
+  const eventArbitrary = fc.record({
+    decision: fc.constantFrom("cleared", "truncated", "dropped", "summarized", "repaired", "kept", "synthesized", "merged"),
+    stage: fc.constantFrom("compress", "filter", "repair-orphans", "render"),
+    plugin: fc.constantFrom("ClearSome", "FilterPlugin", "RepairOrphansPlugin", "HardLimitsPlugin"),
+    reason: fc.constantFrom("one", "two"),
+  }) as fc.Arbitrary<ReportEvent>;
+
+  test("give every history the same outcome and warning, put in for each other anywhere", () => {
+    fc.assert(
+      fc.property(fc.array(eventArbitrary, { maxLength: 5 }), fc.array(eventArbitrary, { maxLength: 3 }), eventArbitrary, eventArbitrary, fc.nat(), fc.boolean(), (history, policy, left, right, at, inPolicy) => {
+        fc.pre(sameForOffloading(left, right));
+        const place = (events: ReportEvent[], event: ReportEvent) => [...events.slice(0, at % (events.length + 1)), event, ...events.slice(at % (events.length + 1))];
+        const text = { handle: "ctx_0123456789abcdef", itemId: "t1", text: "original", chars: 8 };
+        const outcome = (event: ReportEvent) => {
+          const found = inPolicy ? offloadOutcome(history, place(policy, event)) : offloadOutcome(place(history, event), policy);
+          return found.kind === "warned" ? withheldWarning(text, found.event) : found.kind;
+        };
+        expect(outcome(right)).toBe(outcome(left));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -76,6 +76,11 @@ export function withheldWarning(text: OffloadedText, later: ReportEvent): string
  */
 export function sameForOffloading(left: ReportEvent, right: ReportEvent): boolean {
   if (left === right) return true;
+  // The kind follows from the decision, the stage and the plugin: alike, only the words may differ.
+  if (left.decision === right.decision && left.stage === right.stage && left.plugin === right.plugin) {
+    // Thousands of cleared results are compared every turn: a cut counts the same whatever its words.
+    return left.decision === "cleared" || left.decision === "truncated" || kindOf(left) !== WARNS || left.reason === right.reason;
+  }
   const kind = kindOf(left);
   if (kind !== kindOf(right)) return false;
   return kind !== WARNS || (left.plugin === right.plugin && left.stage === right.stage && left.reason === right.reason && (left.decision === "repaired") === (right.decision === "repaired"));
