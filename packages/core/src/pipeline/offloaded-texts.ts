@@ -23,7 +23,8 @@ export class OffloadedTexts implements ReadonlyMap<string, OffloadedText> {
   readonly #sources: Array<ReadonlyMap<string, OffloadedText>> = [];
   /** The build's own map, while it is the last source. */
   #own: Map<string, OffloadedText> | undefined;
-  #size: number | undefined;
+  /** The texts each handle once, in order: made when first read after a change. */
+  #list: OffloadedText[] | undefined;
 
   /** Keeps the text unless its handle is kept already. */
   add(text: OffloadedText): void {
@@ -33,7 +34,7 @@ export class OffloadedTexts implements ReadonlyMap<string, OffloadedText> {
       this.#sources.push(this.#own);
     }
     this.#own.set(text.handle, text);
-    this.#size = undefined;
+    this.#list = undefined;
   }
 
   /** Keeps a batch's texts, after everything kept so far (its list is never changed once recorded). */
@@ -41,7 +42,7 @@ export class OffloadedTexts implements ReadonlyMap<string, OffloadedText> {
     if (texts.length === 0) return;
     this.#sources.push(indexOf(texts));
     this.#own = undefined;
-    this.#size = undefined;
+    this.#list = undefined;
   }
 
   /** Whether any text is kept (without counting them). */
@@ -50,12 +51,19 @@ export class OffloadedTexts implements ReadonlyMap<string, OffloadedText> {
   }
 
   get size(): number {
-    if (this.#size === undefined) {
-      let size = 0;
-      for (const _ of this.values()) size++;
-      this.#size = size;
+    return this.#texts().length;
+  }
+
+  #texts(): OffloadedText[] {
+    if (this.#list === undefined) {
+      const list: OffloadedText[] = [];
+      const sources = this.#sources;
+      for (let at = 0; at < sources.length; at++) {
+        for (const text of sources[at]!.values()) if (!seenBefore(sources, at, text.handle)) list.push(text);
+      }
+      this.#list = list;
     }
-    return this.#size;
+    return this.#list;
   }
 
   get(handle: string): OffloadedText | undefined {
@@ -70,11 +78,8 @@ export class OffloadedTexts implements ReadonlyMap<string, OffloadedText> {
     return this.get(handle) !== undefined;
   }
 
-  *values(): MapIterator<OffloadedText> {
-    const sources = this.#sources;
-    for (let at = 0; at < sources.length; at++) {
-      for (const text of sources[at]!.values()) if (!seenBefore(sources, at, text.handle)) yield text;
-    }
+  values(): MapIterator<OffloadedText> {
+    return this.#texts().values();
   }
 
   *keys(): MapIterator<string> {

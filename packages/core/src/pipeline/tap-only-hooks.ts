@@ -99,9 +99,14 @@ function acceptRecordedInOrder(internal: Internals, plugin: string, before: Item
   };
   // Ids of other decisions about items neither added nor replaced: each must be one left out.
   const elsewhere: string[] = [];
-  for (const recorded of internal.log.runsFrom(internal.tapStart)) {
+  // Indexed loops: a window's run holds thousands of ids, and an iterator per run adds up.
+  const runs = internal.log.runsFrom(internal.tapStart);
+  for (let at = 0; at < runs.length; at++) {
+    const recorded = runs[at]!;
     const removal = REMOVALS.has(recorded.event.decision);
-    for (const id of recorded.ids) {
+    const ids = recorded.ids;
+    for (let index = 0; index < ids.length; index++) {
+      const id = ids[index]!;
       if (!removal) {
         if (matched < replaced.length && before[replaced[matched]![1]]!.id === id) matched++;
         else if (!addedIds.has(id) && !replacedIds.has(id)) elsewhere.push(id);

@@ -3,7 +3,7 @@
 // the system messages stored in the conversation (storedSystemMessages).
 import { z } from "zod";
 import { isBlank } from "../model/is-blank.js";
-import type { ItemOf } from "../model/item.js";
+import type { Item, ItemOf } from "../model/item.js";
 import { type Lane, laneOf } from "../pipeline/build-context.js";
 import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import type { StageContext } from "../pipeline/stage-context.js";
@@ -84,7 +84,8 @@ export class InsertSystemPlugin implements PipelinePlugin {
 
       const system = included ? this.#prompt(context) : undefined;
       if (system === undefined) return rest;
-      return [system, ...(rest ?? items)];
+      // concat, not a spread: a spread walks the 10,000 items of a long history through an iterator.
+      return ([system] as Item[]).concat(rest ?? items);
     });
   }
 
