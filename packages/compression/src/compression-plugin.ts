@@ -301,7 +301,7 @@ export class CompressionPlugin implements PipelinePlugin {
     // id, less what the items it added (a summary) cost.
     const effect = result === items ? NO_EFFECT : (this.#effects[slot]!.of(items, result, context) ?? effectOf(strategy.name, items, result, positions, context));
     if (always) checkShortenedInPlace(strategy.name, items, result, effect);
-    else checkProtectedKept(strategy.name, items, protection, effect);
+    else checkProtectedKept(strategy.name, items, protection, effect, positions);
     session.savings.push(...effect.savings);
     session.strategies.push({ name: strategy.name, ran: true, itemsAffected: effect.savings.length, tokensSaved: effect.saved });
     const usage = session.fixed + resultIndexed.itemTokens;
@@ -466,14 +466,33 @@ function firstProtectedGroup(turns: TurnGroups, items: Items, protection: Protec
 }
 
 /** The current loop and the newest messages must come out exactly as they went in. */
-function checkProtectedKept(strategy: string, before: Items, protection: Protection, effect: StrategyEffect): void {
-  // Only an item the strategy took out or replaced can be one it should have left alone.
-  for (const position of effect.positions) {
-    const item = before[position]!;
-    if (isProtected(protection, item, position)) {
-      throw new PluginError(strategy, "compress", new Error(`changed or removed item "${item.id}", which belongs to the current loop or the newest messages; strategies must leave those alone`));
-    }
+function checkProtectedKept(strategy: string, before: Items, protection: Protection, effect: StrategyEffect, positions: ReadonlyMap<string, number>): void {
+  // Only an item the strategy took out or replaced can be one it should have left alone. The
+  // positions are in list order: the first one at or past `from`, and the few protected ones before
+  // it, are found by a binary search each instead of a look at each of thousands of dropped items.
+  const affected = effect.positions;
+  let first = firstAtOrAfter(affected, protection.from);
+  for (const id of protection.extra) {
+    const position = positions.get(id);
+    if (position === undefined || position >= protection.from) continue;
+    const at = firstAtOrAfter(affected, position);
+    if (at < first && affected[at] === position) first = at;
   }
+  if (first === affected.length) return;
+  const item = before[affected[first]!]!;
+  throw new PluginError(strategy, "compress", new Error(`changed or removed item "${item.id}", which belongs to the current loop or the newest messages; strategies must leave those alone`));
+}
+
+/** The index of the first of the ascending `positions` at or past `position` (their length when none is). */
+function firstAtOrAfter(positions: ReadonlyArray<number>, position: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle]! < position) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** A strategy that runs always only shortens: the same items, in order, each under its id and type. */

@@ -1,6 +1,6 @@
 // Pinned items (metadata.pinned) survive every strategy and chain: never dropped, cleared or
 // summarized, sent exactly as stored; when they cannot fit, the build says so and names them.
-import { BudgetExceededError, createPipeline, type ItemInput } from "@ctxpipe/core";
+import { BudgetExceededError, createPipeline, type ItemInput, type Items } from "@ctxpipe/core";
 import { wordTokenizer } from "@ctxpipe/core/testing";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -85,4 +85,36 @@ describe("pinned items and the strategies", () => {
       { numRuns: 80, interruptAfterTimeLimit: 20_000 },
     );
   }, 120_000);
+});
+
+describe("a strategy that touches what it must leave alone", () => {
+  // A strategy of the user's: it drops every item whose id it is given, protected or not.
+  const dropping = (ids: ReadonlyArray<string>) => ({
+    name: "careless",
+    compress: (items: Items) => items.filter((item) => !ids.includes(item.id)),
+  });
+  const build = (ids: ReadonlyArray<string>) =>
+    createPipeline({ plugins: [new CompressionPlugin({ strategies: [dropping(ids)], tokenBudget: 200, triggerThreshold: 0.5, targetUsage: 0.3, minRecentMessages: 2 })] })
+      .build(agentTurns(6), { tokenizer: wordTokenizer })
+      .then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+
+  test("dropping one of the newest messages fails the build, naming the strategy and the item", async () => {
+    const error = await build(["u0-not-there", "a1", "r5"]);
+    expect(error).toMatchObject({ name: "PluginError", plugin: "careless", hook: "compress" });
+    expect(error?.message).toContain('changed or removed item "r5", which belongs to the current loop or the newest messages');
+  });
+
+  test("dropping a pinned item fails it too, and the first protected item in list order is the one named", async () => {
+    const pinned = await build(["a1", "t2"]);
+    expect(pinned?.message).toContain('changed or removed item "t2"');
+    const both = await build(["t2", "r5", "u0"]);
+    expect(both?.message).toContain('changed or removed item "u0"');
+  });
+
+  test("dropping only unprotected items builds", async () => {
+    expect(await build(["a1", "t1"])).toBeUndefined();
+  });
 });
