@@ -2,7 +2,7 @@
 // recorded by reference: the pipeline turns a batch into report events once and, given the same batch
 // object on the next build, records those events again without looking at each decision. A compression
 // chain that clears thousands of old results records them in the time of a copy.
-import { maybeInternalsOf } from "./build-context.js";
+import { type BuildContextInternals, maybeInternalsOf } from "./build-context.js";
 import type { Decision } from "./build-report.js";
 import type { StageContext } from "./stage-context.js";
 
@@ -32,22 +32,32 @@ export const RECORD_DECISION_BATCH: unique symbol = Symbol.for("ctxpipe.recordDe
  * batch to that recorder when it takes batches (RECORD_DECISION_BATCH), else records entry by entry.
  */
 export function recordDecisionBatch(context: StageContext, plugin: string, batch: DecisionBatch): void {
+  recordThrough(context, plugin, RECORD_DECISION_BATCH, batch, (internals) => internals.recordBatch(plugin, batch), (recorder) => {
+    const record = recordOf(recorder, batch.decision);
+    for (const entry of batch.entries) {
+      if (entry.offload !== undefined) recorder.offload(entry.id, entry.offload.text);
+      record(entry.id, entry.reason);
+    }
+  });
+}
+
+type Recorder = ReturnType<StageContext["report"]["as"]>;
+
+/** The pipeline's own record when the context is the pipeline's; else the recorder's bulk method under `key` when it has one; else one by one. */
+function recordThrough<Value>(context: StageContext, plugin: string, key: symbol, value: Value, inPipeline: (internals: BuildContextInternals) => void, oneByOne: (recorder: Recorder) => void): void {
   const internals = maybeInternalsOf(context);
   if (internals !== undefined) {
-    internals.recordBatch(plugin, batch);
+    inPipeline(internals);
     return;
   }
   const recorder = context.report.as(plugin);
-  const bulk = (recorder as { [RECORD_DECISION_BATCH]?: unknown })[RECORD_DECISION_BATCH];
-  if (typeof bulk === "function") {
-    bulk(batch);
-    return;
-  }
-  const record = batch.decision === "cleared" ? recorder.clear : batch.decision === "dropped" ? recorder.drop : recorder.repair;
-  for (const entry of batch.entries) {
-    if (entry.offload !== undefined) recorder.offload(entry.id, entry.offload.text);
-    record(entry.id, entry.reason);
-  }
+  const bulk = (recorder as unknown as Record<symbol, unknown>)[key];
+  if (typeof bulk === "function") bulk(value);
+  else oneByOne(recorder);
+}
+
+function recordOf(recorder: Recorder, decision: DecisionBatch["decision"]): (id: string, reason: string) => void {
+  return decision === "cleared" ? recorder.clear : decision === "dropped" ? recorder.drop : recorder.repair;
 }
 
 /**
@@ -70,17 +80,8 @@ export const RECORD_DECISION_RUN: unique symbol = Symbol.for("ctxpipe.recordDeci
  * runs (RECORD_DECISION_RUN), else records id by id.
  */
 export function recordDecisionRun(context: StageContext, plugin: string, run: DecisionRun): void {
-  const internals = maybeInternalsOf(context);
-  if (internals !== undefined) {
-    internals.recordRun(plugin, run);
-    return;
-  }
-  const recorder = context.report.as(plugin);
-  const bulk = (recorder as { [RECORD_DECISION_RUN]?: unknown })[RECORD_DECISION_RUN];
-  if (typeof bulk === "function") {
-    bulk(run);
-    return;
-  }
-  const record = run.decision === "cleared" ? recorder.clear : run.decision === "dropped" ? recorder.drop : recorder.repair;
-  for (const id of run.ids) record(id, run.reason);
+  recordThrough(context, plugin, RECORD_DECISION_RUN, run, (internals) => internals.recordRun(plugin, run), (recorder) => {
+    const record = recordOf(recorder, run.decision);
+    for (const id of run.ids) record(id, run.reason);
+  });
 }
