@@ -152,12 +152,12 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
   const { order, start, prior } = walked;
   // Under `start` the returned list holds last build's objects, already parsed when its check passed.
   const reused = prior === undefined ? 0 : start;
-  let accepted: Item[];
-  if (reused === 0) accepted = returned.slice() as Item[];
-  else {
-    // One copy: a 10,000-item list copied three times a tap adds up to the build's garbage.
-    accepted = prior!.items.slice(0, reused);
-    for (let position = reused; position < returned.length; position++) accepted.push(returned[position] as Item);
+  // One copy of the list's size (pushing onto a shorter copy grows it, copying it again), with last
+  // build's parsed items put back where this one returned their originals.
+  const accepted = returned.slice() as Item[];
+  if (reused > 0) {
+    const parsedBefore = prior!.items;
+    for (let position = 0; position < reused; position++) if (accepted[position] !== parsedBefore[position]) accepted[position] = parsedBefore[position]!;
   }
   const parse = (position: number): Item => {
     if (position < reused) return accepted[position]!;

@@ -27,19 +27,29 @@ export interface MessageSource {
 
 export class RenderedMessages {
   #key: ReadonlyArray<unknown> = [];
+  // The last list rendered, kept without a copy: the pipeline's lists are not changed once made.
   #items: Items = [];
+  #length = 0;
+  // Kept and extended in place from render to render; what a render hands out is copied from them.
   #messages: OpenAIChatMessage[] = [];
   /** For each position p, the messages and tokens of items[0..p). */
   #messagesBefore: number[] = [0];
   #tokensBefore: number[] = [0];
+  /** For each message boundary m, the tokens of messages[0..m). */
+  #tokensBeforeMessage: number[] = [0];
   #dropped: Array<{ readonly item: Item; readonly reason: string; readonly position: number }> = [];
 
   render(items: Items, source: MessageSource): RenderedList {
     const sameKey = source.key.length === this.#key.length && source.key.every((part, index) => part === this.#key[index]);
-    const shared = sameKey ? sharedPrefixLength(items, this.#items) : 0;
-    const messages = this.#messages.slice(0, this.#messagesBefore[shared]);
-    const messagesBefore = this.#messagesBefore.slice(0, shared + 1);
-    const tokensBefore = this.#tokensBefore.slice(0, shared + 1);
+    const shared = sameKey ? Math.min(this.#length, sharedPrefixLength(items, this.#items)) : 0;
+    const messages = this.#messages;
+    const messagesBefore = this.#messagesBefore;
+    const tokensBefore = this.#tokensBefore;
+    const totals = this.#tokensBeforeMessage;
+    messages.length = messagesBefore[shared]!;
+    messagesBefore.length = shared + 1;
+    tokensBefore.length = shared + 1;
+    totals.length = messages.length + 1;
     const dropped = this.#dropped.filter((entry) => entry.position < shared);
     let tokens = tokensBefore[shared]!;
     for (let position = shared; position < items.length; position++) {
@@ -49,27 +59,20 @@ export class RenderedMessages {
       else {
         messages.push(made.message);
         tokens += made.tokens;
+        // An item that gave no message added no tokens: the totals move at message boundaries only.
+        totals.push(tokens);
       }
       messagesBefore.push(messages.length);
       tokensBefore.push(tokens);
     }
     this.#key = source.key;
-    this.#items = items.slice();
-    this.#messages = messages;
-    this.#messagesBefore = messagesBefore;
-    this.#tokensBefore = tokensBefore;
+    this.#items = items;
+    this.#length = items.length;
     this.#dropped = dropped;
-    return { messages: messages.slice(), tokens, tokensBeforeMessage: tokensBeforeMessage(messagesBefore, tokensBefore), dropped, messageIndexById: new LazyMap(() => indexById(items, messagesBefore)) };
+    // The message index is made on first read, from this render's positions (the kept ones change).
+    const positions = messagesBefore.slice();
+    return { messages: messages.slice(), tokens, tokensBeforeMessage: totals.slice(), dropped, messageIndexById: new LazyMap(() => indexById(items, positions)) };
   }
-}
-
-/** The running token total at each message boundary: an item that gave no message added no tokens. */
-function tokensBeforeMessage(messagesBefore: ReadonlyArray<number>, tokensBefore: ReadonlyArray<number>): number[] {
-  const totals = [0];
-  for (let position = 1; position < messagesBefore.length; position++) {
-    if (messagesBefore[position]! > messagesBefore[position - 1]!) totals.push(tokensBefore[position]!);
-  }
-  return totals;
 }
 
 function indexById(items: Items, messagesBefore: ReadonlyArray<number>): Map<string, number> {
