@@ -20,28 +20,42 @@ export type Sanitized = { readonly item: Item; readonly reasons: ReadonlyArray<s
 /** Item types whose text is all there is to send: blank text leaves nothing. */
 const TEXT_ONLY: ReadonlySet<Item["type"]> = new Set(["system", "summary", "error", "thinking", "user-intervention"]);
 
-/** The value with every string made well-formed; the same reference when nothing needed it. */
-function wellFormed<T>(value: T): T {
+/** Keys wellFormed leaves alone. */
+function isKeptAsItIs(key: string): boolean {
+  // Ids and dates identify the item; metadata is never sent. A call id and the callId of its result
+  // stay as they are so they still match; rewrite-call-ids makes both portable.
+  return key === "id" || key === "callId" || key === "createdAt" || key === "metadata" || key === "coveredIds" || key === "fromId" || key === "toId";
+}
+
+/**
+ * The value with every string made well-formed; the same reference when nothing needed it. Walks by
+ * index and for-in rather than forEach and Object.entries: this runs on every item of a history the
+ * process has not seen, and an array per key was most of its cost.
+ */
+export function wellFormed<T>(value: T): T {
   if (typeof value === "string") return (value.isWellFormed() ? value : value.toWellFormed()) as T;
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((element, index) => {
+    for (let index = 0; index < value.length; index++) {
+      // A hole stays a hole to the walk (as forEach skips it); a copy made reads it as undefined.
+      if (!(index in value)) continue;
+      const element: unknown = value[index];
       const fixed = wellFormed(element);
-      if (fixed === element) return;
+      if (fixed === element) continue;
       copy ??= [...value];
       copy[index] = fixed;
-    });
+    }
     return (copy ?? value) as T;
   }
   let copy: Record<string, unknown> | undefined;
-  for (const [key, element] of Object.entries(value)) {
-    // Ids and dates identify the item; metadata is never sent. A call id and the callId of its result
-    // stay as they are so they still match; rewrite-call-ids makes both portable.
-    if (key === "id" || key === "callId" || key === "createdAt" || key === "metadata" || key === "coveredIds" || key === "fromId" || key === "toId") continue;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key) || isKeptAsItIs(key)) continue;
+    const element = record[key];
     const fixed = wellFormed(element);
     if (fixed === element) continue;
-    copy ??= { ...(value as Record<string, unknown>) };
+    copy ??= { ...record };
     copy[key] = fixed;
   }
   return (copy ?? value) as T;
