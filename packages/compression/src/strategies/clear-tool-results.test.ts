@@ -190,6 +190,24 @@ describe("clear-tool-results", () => {
     for (const id of ids) expect(result.report.entries.find((entry) => entry.id === id)?.reason).toBe(`old tool result replaced by a placeholder (100 tokens); its call stays paired with it, its original kept whole as ${handle}`);
   });
 
+  test("a result truncate-tool-results cut is offloaded whole, under the handle of its whole output", async () => {
+    // Each result is a different 3,000 words: over the per-result cap of a 4,000-token budget, so cut first.
+    const items = Array.from({ length: 6 }, (_, index) => toolTurn(index + 1, "read_file", 3000)).flat();
+    const outputs = new Map<string, string>();
+    for (const item of items) if (item.type === "tool-result") outputs.set(item.id!, `${item.id} ${item.output}`);
+    const distinct = items.map((item) => (item.type === "tool-result" ? { ...item, output: outputs.get(item.id!)! } : item));
+    const chain = new CompressionPlugin({ strategies: ["truncate-tool-results", { type: "clear-tool-results", clearAtLeast: 0 }], tokenBudget: 4000, minRecentMessages: 0 });
+    const result = await createPipeline({ plugins: [chain] }).build(distinct, { tokenizer: wordTokenizer });
+    const ids = cleared(result);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const output = outputs.get(id)!;
+      const handle = contentHandle(output);
+      expect(result.report.offloaded.find((offloaded) => offloaded.itemId === id)).toEqual({ handle, itemId: id, text: output, chars: output.length });
+      expect(result.report.entries.find((entry) => entry.id === id)?.reason).toContain(`its original kept whole as ${handle}`);
+    }
+  });
+
   test("a placeholder without {handle} offloads nothing, as before", async () => {
     const result = await createPipeline({ plugins: [plugin({ clearAtLeast: 0, placeholder: SHORT_PLACEHOLDER })] }).build(history(10), { tokenizer: wordTokenizer });
     expect(cleared(result).length).toBeGreaterThan(0);

@@ -10,7 +10,8 @@ import { contentHandle, type DecisionBatch, type DecisionBatchEntry, type Item, 
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
 import { startsWith } from "../list-index.js";
-import { originalTextOf } from "./truncate-tool-results.js";
+import { placeholderFiller } from "./placeholder-filler.js";
+import { originalHandleOf, originalTextOf } from "./truncate-tool-results.js";
 
 export const clearToolResultsSettingsSchema = z.strictObject({
   type: z.literal("clear-tool-results"),
@@ -49,7 +50,7 @@ function originalOf(item: ItemOf<"tool-result">): string {
 function handleOf(item: ItemOf<"tool-result">): string {
   let handle = handles.get(item);
   if (handle === undefined) {
-    handle = contentHandle(originalOf(item));
+    handle = originalHandleOf(item) ?? contentHandle(originalOf(item));
     handles.set(item, handle);
   }
   return handle;
@@ -94,11 +95,9 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
   const options = clearToolResultsSettingsSchema.parse({ ...settings, type: "clear-tool-results" });
   const excluded = new Set(options.excludeTools);
   const offloads = options.placeholder.includes("{handle}");
-  const textFor = (item: ItemOf<"tool-result">, tokens: number) =>
-    options.placeholder
-      .replaceAll("{tokens}", String(tokens))
-      .replaceAll("{tool}", item.toolName ?? "the tool")
-      .replaceAll("{handle}", offloads ? handleOf(item) : "");
+  const fill = placeholderFiller(options.placeholder);
+  const textFor = (item: ItemOf<"tool-result">, tokens: number) => fill(tokens, item.toolName ?? "the tool", offloads ? handleOf(item) : "");
+  const placeholderHead = options.placeholder.split("{")[0]!;
   let last: Scan | undefined;
   let batch: { readonly of: ReadonlyArray<Cleared>; readonly count: number; readonly batch: DecisionBatch } | undefined;
   const batchOf = (cleared: ReadonlyArray<Cleared>, count: number): DecisionBatch => {
@@ -156,7 +155,7 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
           continue;
         }
         if (item.toolName !== undefined && excluded.has(item.toolName)) continue;
-        if (isPlaceholder(item, options.placeholder)) continue;
+        if (isPlaceholder(item, placeholderHead)) continue;
         const tokens = context.build.countTokens(item);
         const replacement = placeholderOf(item, textFor(item, tokens));
         const saving = tokens - context.build.countTokens(replacement);
@@ -183,8 +182,7 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
   };
 }
 
-/** A result that already reads as a placeholder (cleared in an earlier chain, or stored that way). */
-function isPlaceholder(item: ItemOf<"tool-result">, template: string): boolean {
-  const head = template.split("{")[0]!;
+/** A result that already reads as a placeholder (cleared in an earlier chain, or stored that way): its output starts with the template's text before the first "{". */
+function isPlaceholder(item: ItemOf<"tool-result">, head: string): boolean {
   return head.length > 0 && item.output.startsWith(head);
 }

@@ -43,13 +43,19 @@ export function truncationCaps(budget: number, settings: Omit<TruncateToolResult
 // or calls' arguments (JSON a provider parses).
 const TEXT_TYPES: ReadonlySet<Item["type"]> = new Set(["user", "assistant", "error", "subagent-message", "subagent-result", "parent-message", "thinking"]);
 
-// The whole text each cut item was made from: a later strategy that clears a cut result offloads
-// the original (the handle its marker already names), not the cut copy.
-const originals = new WeakMap<Item, string>();
+// The whole text each cut item was made from, and its handle: a later strategy that clears a cut
+// result offloads the original (the handle its marker already names), not the cut copy, and need not
+// hash megabytes of output again for the handle.
+const originals = new WeakMap<Item, { readonly text: string; readonly handle: string }>();
 
 /** The whole original text of an item truncate-tool-results cut, or undefined for any other item. */
 export function originalTextOf(item: Item): string | undefined {
-  return originals.get(item);
+  return originals.get(item)?.text;
+}
+
+/** The contentHandle() of originalTextOf(item), or undefined for an item truncate-tool-results did not cut. */
+export function originalHandleOf(item: Item): string | undefined {
+  return originals.get(item)?.handle;
 }
 
 type Cut = NonNullable<ReturnType<typeof cutMiddle>["cut"]>;
@@ -99,7 +105,7 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
     const textTokens = item.type === "tool-result" ? { textTokens: countTokens(item) } : {};
     const { text: kept, cut } = cutMiddle(text, { maxTokens, tokenizer, headShare: options.headShare, ...textTokens });
     const truncated = cut === undefined ? null : { item: Object.freeze(withText(item, kept)), cut, cap: maxTokens };
-    if (truncated !== null) originals.set(truncated.item, text);
+    if (truncated !== null) originals.set(truncated.item, { text, handle: truncated.cut.handle });
     cuts.set(key, truncated);
     return truncated ?? undefined;
   };
