@@ -103,4 +103,36 @@ describe("computeTurnGroups", () => {
       }),
     );
   });
+
+  test("groupOf answers as a look through the groups would, whichever ids are asked first and however the list grew", () => {
+    fc.assert(
+      fc.property(
+        adversarialConversations(fc, { maxSteps: 20 }),
+        fc.array(fc.tuple(fc.nat({ max: 5 }), fc.array(fc.nat(), { maxLength: 4 })), { maxLength: 8 }),
+        (conversation, steps) => {
+          const all = parseInput(conversation).items;
+          const builder = new TurnGroupsBuilder();
+          let at = 0;
+          const check = (asked: ReadonlyArray<number>) => {
+            const turns = builder.result();
+            const seen = all.slice(0, at);
+            const groupHolding = (id: string) => turns.groups.findLast((group) => group.itemIds.includes(id));
+            // Some ids first (a few old ones, as a caller asks about), then every id and one never placed.
+            for (const pick of asked) if (seen.length > 0) expect(turns.groupOf(seen[pick % seen.length]!.id)).toBe(groupHolding(seen[pick % seen.length]!.id));
+            for (const item of seen) expect(turns.groupOf(item.id)).toBe(groupHolding(item.id));
+            expect(turns.groupOf("not-an-item")).toBeUndefined();
+          };
+          for (const [step, asked] of steps) {
+            const end = Math.min(all.length, at + step);
+            builder.append(all.slice(0, end), at);
+            at = end;
+            if (asked.length > 0) check(asked);
+          }
+          builder.append(all, at);
+          at = all.length;
+          check([0]);
+        },
+      ),
+    );
+  });
 });

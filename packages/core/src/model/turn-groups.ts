@@ -40,7 +40,12 @@ export class TurnGroupsBuilder {
   readonly #groupIds: string[][] = [];
   readonly #openers: Array<string | undefined> = [];
   readonly #groupOfCall = new Map<string, number>();
-  readonly #byItemId = new Map<string, TurnGroup>();
+  // Each item's group index, filled lazily: groupOf() is asked about the newest items and a few
+  // others, so the groups are indexed newest first as far as an answer needs, not all ten thousand
+  // ids of a history the process has not seen (V8 fills a map that large far slower than a small one).
+  // Every id of the groups from #indexedFrom on is in it.
+  readonly #byItemId = new Map<string, number>();
+  #indexedFrom = Number.POSITIVE_INFINITY;
   readonly #groups: TurnGroup[] = [];
   /** Groups that gained items since the last result(). */
   readonly #changed = new Set<number>();
@@ -64,6 +69,7 @@ export class TurnGroupsBuilder {
       // A result belongs with its call, even when a later user turn came in between.
       if (item.type === "tool-result" && item.callId !== "") group = this.#groupOfCall.get(item.callId) ?? group;
       groupIds[group]!.push(item.id);
+      if (group >= this.#indexedFrom) this.#byItemId.set(item.id, group);
       this.#changed.add(group);
     }
   }
@@ -73,11 +79,33 @@ export class TurnGroupsBuilder {
       const ids = this.#groupIds[index]!;
       const group: TurnGroup = Object.freeze({ index, itemIds: Object.freeze(ids.slice()), openedBy: this.#openers[index] });
       this.#groups[index] = group;
-      for (const id of ids) this.#byItemId.set(id, group);
     }
     this.#changed.clear();
     const groups = Object.freeze(this.#groups.slice());
+    return Object.freeze({
+      groups,
+      current: groups.at(-1),
+      groupOf: (itemId: string) => {
+        const index = this.#indexOf(itemId);
+        return index === undefined ? undefined : groups[index];
+      },
+    });
+  }
+
+  /** The index of the group an id was placed in; indexes older groups, newest first, until it is found. */
+  #indexOf(itemId: string): number | undefined {
     const byItemId = this.#byItemId;
-    return Object.freeze({ groups, current: groups.at(-1), groupOf: (itemId: string) => byItemId.get(itemId) });
+    const known = byItemId.get(itemId);
+    if (known !== undefined) return known;
+    let found: number | undefined;
+    while (found === undefined && this.#indexedFrom > 0) {
+      const index = Math.min(this.#indexedFrom, this.#groupIds.length) - 1;
+      if (index < 0) break;
+      // An id placed twice keeps the newest group, as when every group was indexed in order.
+      for (const id of this.#groupIds[index]!) if (!byItemId.has(id)) byItemId.set(id, index);
+      this.#indexedFrom = index;
+      if (byItemId.has(itemId)) found = byItemId.get(itemId);
+    }
+    return found;
   }
 }
