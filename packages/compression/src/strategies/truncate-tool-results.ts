@@ -77,7 +77,12 @@ interface Cuts {
   readonly tokenizer: Tokenizer;
   readonly caps: string;
   readonly groups: ReadonlyArray<TurnGroup>;
+  /**
+   * Each id's position, for the items up to `indexed`: made only when something is cut (a history
+   * whose results all fit never needs it), then extended as the list grows.
+   */
   readonly positions: Map<string, number>;
+  indexed: number;
   /** Each item's cut to its own cap. */
   readonly own: Map<string, Truncated>;
   /** What is sent: the own cuts, and the cuts of turns over their cap. */
@@ -133,10 +138,9 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
       const capsKey = `${caps.perResult}:${caps.perTurn}:${caps.perText}`;
       const groups = context.turns.groups;
       const grown = last !== undefined && last.tokenizer === build.tokenizer && last.caps === capsKey && startsWith(items, last.items, last.length) ? last : undefined;
-      const cuts: Cuts = grown ?? { items, length: items.length, tokenizer: build.tokenizer, caps: capsKey, groups: [], positions: new Map(), own: new Map(), sent: new Map() };
+      const cuts: Cuts = grown ?? { items, length: items.length, tokenizer: build.tokenizer, caps: capsKey, groups: [], positions: new Map(), indexed: 0, own: new Map(), sent: new Map() };
       for (let position = grown === undefined ? 0 : grown.length; position < items.length; position++) {
         const item = items[position]!;
-        cuts.positions.set(item.id, position);
         // A pinned item is sent as written: the application asked for all of it.
         if (isPinned(item)) continue;
         const cap = item.type === "tool-result" ? caps.perResult : TEXT_TYPES.has(item.type) ? caps.perText : undefined;
@@ -167,6 +171,10 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
           const truncated = truncate(item, level, build.tokenizer, build.countTokens);
           if (truncated !== undefined) cuts.sent.set(item.id, truncated);
         }
+      }
+      if (cuts.sent.size > 0) {
+        for (let position = cuts.indexed; position < items.length; position++) cuts.positions.set(items[position]!.id, position);
+        cuts.indexed = items.length;
       }
       last = { ...cuts, items, length: items.length, groups };
       if (cuts.sent.size === 0) return undefined;
