@@ -51,6 +51,11 @@ export class RenderedMessages {
     tokensBefore.length = shared + 1;
     totals.length = messages.length + 1;
     const dropped = this.#dropped.filter((entry) => entry.position < shared);
+    // Until the loop is through, only the shared part is known good: a message that throws (a
+    // tokenizer failing) must leave a state the next render reads correctly.
+    this.#key = source.key;
+    this.#items = items;
+    this.#length = shared;
     let tokens = tokensBefore[shared]!;
     for (let position = shared; position < items.length; position++) {
       const item = items[position]!;
@@ -65,8 +70,6 @@ export class RenderedMessages {
       messagesBefore.push(messages.length);
       tokensBefore.push(tokens);
     }
-    this.#key = source.key;
-    this.#items = items;
     this.#length = items.length;
     this.#dropped = dropped;
     // The message index is made on first read, from this render's positions (the kept ones change).
