@@ -133,6 +133,33 @@ describe("reuse on a history that only grew", () => {
     expect(moved.work.lookedUp).toBe(movedFresh.work.lookedUp - fresh.work.lookedUp);
   });
 
+  test("a build whose count threw half-way through a resumed clearing scan leaves nothing of it to the next build", async () => {
+    // The same tokenizer object every build: armed, it fails on the first placeholder it is asked to count.
+    let armed = false;
+    const flaky = {
+      ...wordTokenizer,
+      count(text: string) {
+        if (armed && text.startsWith("[Tool result cleared")) {
+          armed = false;
+          throw new Error("tokenizer unavailable");
+        }
+        return wordTokenizer.count(text);
+      },
+    };
+    const pipeline = () => createPipeline({ plugins: [new CompressionPlugin({ strategies: [clearToolResults({ keepRecent: 2, clearAtLeast: 0 })] })] });
+    const items = history(20);
+    const reused = pipeline();
+    await reused.build(items, { tokenizer: flaky, maxTokens: 8_000 });
+    // A smaller budget: the scan resumes from where it stopped and fails on the next result it clears.
+    const smaller = { tokenizer: flaky, maxTokens: 6_000 };
+    armed = true;
+    await expect(reused.build(items, smaller)).rejects.toThrow("tokenizer unavailable");
+    const again = await reused.build(items, smaller);
+    const fresh = await pipeline().build(items, smaller);
+    expect(again.report.compression?.strategies).toEqual(fresh.report.compression?.strategies);
+    expect(again.request).toEqual(fresh.request);
+  });
+
   test("a reused pipeline hands the later stages the same objects: the composed prompt, the list that only grew, the clear events", async () => {
     const lists: Items[] = [];
     const prompts: Item[] = [];

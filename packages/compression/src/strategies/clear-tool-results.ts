@@ -145,6 +145,8 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
       const goal = Math.max(context.remaining, options.clearAtLeast);
       // keepFrom only moves later as the list grows, so what the last scan looked at is still in range.
       const scan: Scan = resumable(items, context) ?? { items, length: items.length, tokenizer: context.build.tokenizer, cleared: [], protectedAt: [], savedUpTo: [], stop: 0 };
+      // The scan is changed as it goes: a count that throws half-way must not leave it to the next build.
+      last = undefined;
       let saved = scan.savedUpTo.at(-1) ?? 0;
       for (let position = scan.stop; position < keepFrom && saved < goal; position++) {
         scan.stop = position + 1;
