@@ -137,6 +137,24 @@ describe("recordDecisionRun", () => {
       .build(history, { tokenizer: wordTokenizer })
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: "PluginError", plugin: "window", hook: "compress" });
-    expect((error as Error).message).toContain("recordDecisionRun() needs { decision, ids: string[], reason: string }");
+    expect((error as Error).message).toContain("recordDecisionRun(): ids: needs an array of item ids");
+  });
+
+  test("items given for ids, an unknown decision or no reason are refused by field, wherever the run goes", () => {
+    const recorder = { drop: () => {}, clear: () => {}, repair: () => {} };
+    const context = { report: { as: () => recorder } } as unknown as StageContext;
+    const attempt = (given: unknown) => {
+      try {
+        recordDecisionRun(context, "my-window", given as DecisionRun);
+        return undefined;
+      } catch (error) {
+        return error as Error;
+      }
+    };
+    expect(attempt({ decision: "dropped", ids: [{ id: "u1" }], reason: "old" })?.message).toBe("recordDecisionRun(): ids[0]: needs an item id (a non-empty string), got object");
+    expect(attempt({ decision: "dropped", ids: ["u1", ""], reason: "old" })?.message).toBe("recordDecisionRun(): ids[1]: needs an item id (a non-empty string), got an empty string");
+    expect(attempt({ decision: "gone", ids: ["u1"], reason: "old" })?.message).toBe('recordDecisionRun(): decision: "gone" is not "cleared", "dropped" or "repaired"');
+    expect(attempt({ decision: "dropped", ids: ["u1"] })?.message).toBe("recordDecisionRun(): reason: needs a string");
+    expect(attempt(null)?.message).toBe("recordDecisionRun(): needs a run { decision, ids, reason }");
   });
 });

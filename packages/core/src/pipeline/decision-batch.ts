@@ -80,8 +80,38 @@ export const RECORD_DECISION_RUN: unique symbol = Symbol.for("ctxpipe.recordDeci
  * runs (RECORD_DECISION_RUN), else records id by id.
  */
 export function recordDecisionRun(context: StageContext, plugin: string, run: DecisionRun): void {
+  checkRun(run);
   recordThrough(context, plugin, RECORD_DECISION_RUN, run, (internals) => internals.recordRun(plugin, run), (recorder) => {
     const record = recordOf(recorder, run.decision);
     for (const id of run.ids) record(id, run.reason);
   });
+}
+
+// An id array checked once: a window hands the same array build after build.
+const checkedIds = new WeakSet<ReadonlyArray<string>>();
+
+/** A run that is not { decision, ids, reason } fails where it is recorded, naming the field (the tap's error names the plugin). */
+function checkRun(run: DecisionRun): void {
+  const given = run as Partial<DecisionRun> | null;
+  const problem =
+    typeof given !== "object" || given === null
+      ? "needs a run { decision, ids, reason }"
+      : given.decision !== "cleared" && given.decision !== "dropped" && given.decision !== "repaired"
+        ? `decision: ${JSON.stringify(given.decision)} is not "cleared", "dropped" or "repaired"`
+        : typeof given.reason !== "string"
+          ? "reason: needs a string"
+          : !Array.isArray(given.ids)
+            ? "ids: needs an array of item ids"
+            : idsProblem(given.ids);
+  if (problem !== undefined) throw new TypeError(`recordDecisionRun(): ${problem}`);
+}
+
+function idsProblem(ids: ReadonlyArray<unknown>): string | undefined {
+  if (checkedIds.has(ids as ReadonlyArray<string>)) return undefined;
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index];
+    if (typeof id !== "string" || id.length === 0) return `ids[${index}]: needs an item id (a non-empty string), got ${typeof id === "string" ? "an empty string" : typeof id}`;
+  }
+  checkedIds.add(ids as ReadonlyArray<string>);
+  return undefined;
 }
