@@ -11,7 +11,7 @@
 // longer starts the list (the budget moved the window), everything is repaired again.
 import type { Item, ItemOf } from "../../model/item.js";
 import type { Items } from "../../pipeline/pipeline-hooks.js";
-import { startsWith } from "../../pipeline/input-preparer.js";
+import { sharedPrefixLength, startsWith } from "../../pipeline/input-preparer.js";
 import type { DecisionRecorder, StageContext } from "../../pipeline/stage-context.js";
 import { contentHandle } from "../../text/content-handle.js";
 import type { TextCut } from "../../text/text-cut.js";
@@ -126,7 +126,7 @@ class ResultIndex {
   of(inputItems: Items): ReadonlyMap<string, ReadonlyArray<ToolResult>> {
     // Asked once per unanswered call of a build: the same list again costs nothing.
     if (inputItems === this.#inputItems && inputItems.length === this.#length) return this.#byCall;
-    const from = startsWith(inputItems, this.#inputItems) ? this.#inputItems.length : 0;
+    const from = this.#length <= inputItems.length && sharedPrefixLength(inputItems, this.#inputItems) >= this.#length ? this.#length : 0;
     if (from === 0) this.#byCall = new Map();
     for (let index = from; index < inputItems.length; index++) {
       const item = inputItems[index]!;
