@@ -203,7 +203,7 @@ export class CompressionPlugin implements PipelinePlugin {
       if (first !== undefined) creditEarlierPasses(session, first, made, madeBy, applySavings, applyCosts);
       session.records.unshift(...made.filter((record) => !session.records.includes(record)));
       session.summarizer = summarizer ?? reusedRecords(records, session.applied);
-      if (this.#notice !== undefined) this.#summaries.set(context, this.#noticeSummary(buffer, session));
+      if (this.#notice !== undefined) this.#summaries.set(context, this.#noticeSummary(buffer, session, input));
       buffer.flush(context);
       context.report.attach("compression", reportOf(session));
       return current;
@@ -211,14 +211,14 @@ export class CompressionPlugin implements PipelinePlugin {
   }
 
   /** The notice's summary; last build's when the chain made the same decisions with the same savings (they are kept objects). */
-  #noticeSummary(buffer: DecisionBuffer, session: Session): CompressionNoticeSummary {
+  #noticeSummary(buffer: DecisionBuffer, session: Session, input: IndexedList): CompressionNoticeSummary {
     const last = this.#lastNotice;
     const savings = session.savings;
     if (last !== undefined && last.savings.length === savings.length && last.buffer.sameAs(buffer) && savings.every((saving, index) => saving === last.savings[index])) {
       this.#lastNotice = { ...last, buffer };
       return last.summary;
     }
-    const summary = noticeSummaryOf(buffer, session);
+    const summary = noticeSummaryOf(buffer, session, input);
     this.#lastNotice = { buffer, savings: [...savings], summary };
     return summary;
   }
@@ -299,7 +299,7 @@ export class CompressionPlugin implements PipelinePlugin {
     // Its own work, counted exactly: all of an item it removed as the item stood (a placeholder an
     // earlier strategy left, not the original), the difference for one it replaced under the same
     // id, less what the items it added (a summary) cost.
-    const effect = result === items ? NO_EFFECT : (this.#effects[slot]!.of(items, result, context) ?? effectOf(strategy.name, items, result, positions, context));
+    const effect = result === items ? NO_EFFECT : (this.#effects[slot]!.of(items, result, context, positions) ?? effectOf(strategy.name, items, result, positions, context));
     if (always) checkShortenedInPlace(strategy.name, items, result, effect);
     else checkProtectedKept(strategy.name, items, protection, effect, positions);
     session.savings.push(...effect.savings);
@@ -390,24 +390,50 @@ function creditEarlierPasses(session: Session, first: FirstPass, made: ReadonlyA
   session.triggered = first.triggered;
 }
 
+// The kinds the notice counts, by the code an item's last decision is noted under (0: none, 1: another kind).
+const KIND_CODES: ReadonlyMap<string, number> = new Map([
+  ["clear", 2],
+  ["truncate", 3],
+  ["summarize", 4],
+  ["drop", 5],
+]);
+const OTHER_KIND = 1;
+
 /** What the chain's final pass decided, by kind (an item's last decision), with all the tokens it took out of each item. */
-function noticeSummaryOf(buffer: DecisionBuffer, session: Session): CompressionNoticeSummary {
-  // Each id's last kind, then its savings added to that kind: one map, no object per decision.
-  const last = new Map<string, string>();
-  buffer.forEachDecision((kind, id) => last.set(id, kind));
-  const counts = { clear: { items: 0, tokens: 0 }, truncate: { items: 0, tokens: 0 }, summarize: { items: 0, tokens: 0 }, drop: { items: 0, tokens: 0 } };
-  const countOf = (kind: string | undefined) => (kind !== undefined && Object.hasOwn(counts, kind) ? counts[kind as keyof typeof counts] : undefined);
-  for (const kind of last.values()) {
-    const count = countOf(kind);
-    if (count !== undefined) count.items++;
-  }
+function noticeSummaryOf(buffer: DecisionBuffer, session: Session, input: IndexedList): CompressionNoticeSummary {
+  // Each item's last kind, noted at its place in the chain's input (a typed array: no object per
+  // decision, and a lookup is cheaper than a map that grows); ids the input does not hold (a summary
+  // the chain made) in a map.
+  const { positions } = input;
+  const kinds = new Uint8Array(input.items.length);
+  let others: Map<string, number> | undefined;
+  buffer.forEachDecision((kind, id) => {
+    const code = codeOf(kind);
+    const position = positions.get(id);
+    if (position !== undefined) kinds[position] = code;
+    else (others ??= new Map()).set(id, code);
+  });
+  const items = [0, 0, 0, 0, 0, 0];
+  const tokens = [0, 0, 0, 0, 0, 0];
+  for (const code of kinds) items[code]!++;
+  if (others !== undefined) for (const code of others.values()) items[code]!++;
   for (const saving of session.savings) {
-    const count = countOf(last.get(saving.id));
-    if (count !== undefined) count.tokens += saving.tokensSaved;
+    const position = positions.get(saving.id);
+    const code = position !== undefined ? kinds[position]! : (others?.get(saving.id) ?? 0);
+    tokens[code]! += saving.tokensSaved;
   }
+  const count = (kind: string) => {
+    const code = codeOf(kind);
+    return { items: items[code]!, tokens: tokens[code]! };
+  };
+  const truncated = count("truncate");
   // A cut result is kept whole under its handle; so is a cleared one whose placeholder names it.
-  const offloaded = counts.truncate.items > 0 || buffer.offloaded();
-  return { cleared: counts.clear, truncated: counts.truncate, summarized: counts.summarize, dropped: counts.drop, offloaded };
+  const offloaded = truncated.items > 0 || buffer.offloaded();
+  return { cleared: count("clear"), truncated, summarized: count("summarize"), dropped: count("drop"), offloaded };
+}
+
+function codeOf(kind: string): number {
+  return KIND_CODES.get(kind) ?? OTHER_KIND;
 }
 
 /** The summarizer's report when it was not asked because records passed back in `summaries` were applied. */

@@ -27,11 +27,12 @@ export class ListIndex {
 
   of(items: Items, context: StageContext): IndexedList {
     const same = items === this.#items && items.length === this.#length && context.tokenizer === this.#tokenizer;
-    let from = same ? items.length : 0;
     if (!same) {
-      const grown = context.tokenizer === this.#tokenizer && startsWith(items, this.#items, this.#length);
-      from = grown ? this.#length : 0;
-      if (!grown) {
+      // A list that only grew, or whose first items were replaced in place under their ids (a result
+      // cleared on the turn the cut moves), keeps its positions: only the replaced and new items are looked at.
+      const kept = context.tokenizer === this.#tokenizer && this.#replacedInPlace(items, context);
+      const from = kept ? this.#length : 0;
+      if (!kept) {
         // A new Map: an IndexedList handed out earlier keeps answering for its own list.
         this.#positions = new Map();
         this.#pinned = [];
@@ -57,6 +58,31 @@ export class ListIndex {
       hasSummary: this.#summaries > 0,
       itemTokens: this.#itemTokens,
     };
+  }
+
+  /**
+   * Whether `items` holds the last list's first items at their places: the same objects, or others
+   * under the same id that are pinned alike (the positions and pinned ids hold); if so, the counts
+   * are brought up to date for the replaced ones.
+   */
+  #replacedInPlace(items: Items, context: StageContext): boolean {
+    const previous = this.#items;
+    const length = this.#length;
+    if (items.length < length || previous.length < length) return false;
+    if (items === previous) return true;
+    let summaries = 0;
+    let tokens = 0;
+    for (let index = 0; index < length; index++) {
+      const item = items[index]!;
+      const before = previous[index]!;
+      if (item === before) continue;
+      if (item.id !== before.id || isPinned(item) !== isPinned(before)) return false;
+      summaries += (item.type === "summary" ? 1 : 0) - (before.type === "summary" ? 1 : 0);
+      tokens += estimateItemTokens(item, context) - estimateItemTokens(before, context);
+    }
+    this.#summaries += summaries;
+    this.#itemTokens += tokens;
+    return true;
   }
 }
 

@@ -97,6 +97,37 @@ describe("reuse on a history that only grew", () => {
     expect(moved.work.counted).toBe(fresh.work.counted - first.work.counted);
   });
 
+  test("clear-tool-results: a result passed over as one of the newest is looked at when it no longer is, and the scan before it holds", async () => {
+    const first = parseItems(history(20));
+    // One more turn: the result that was among the newest two items (protected here) no longer is.
+    const grown = [...first, ...parseItems(toolTurn(21))];
+    const strategy = clearToolResults({ keepRecent: 0, clearAtLeast: 0 });
+    await run(strategy, first, 100_000);
+    const again = await run(strategy, grown, 100_000);
+    const fresh = await run(clearToolResults({ keepRecent: 0, clearAtLeast: 0 }), grown, 100_000);
+    expect({ result: again.result, decisions: again.decisions }).toEqual({ result: fresh.result, decisions: fresh.decisions });
+    expect(again.result[first.length - 2]).not.toBe(grown[first.length - 2]);
+    // That one result and its placeholder; a scan from the start counts the 20 cleared ones again.
+    expect(fresh.work.counted).toBe(40);
+    expect(again.work.counted).toBe(2);
+  });
+
+  test("clear-tool-results records the clears of earlier builds as the same batches when it clears more: their report events are the same objects", async () => {
+    const pipeline = createPipeline({ plugins: [new CompressionPlugin({ strategies: [clearToolResults({ keepRecent: 1, clearAtLeast: 0 })] })] });
+    const items: ItemInput[] = history(30, 300);
+    const options = { tokenizer: wordTokenizer, maxTokens: 9_000 };
+    const before = await pipeline.build(items, options);
+    items.push(...toolTurn(31, 300));
+    const after = await pipeline.build(items, options);
+    const clearedIds = (result: typeof before) => result.report.allEntries.filter((entry) => entry.decision === "cleared").map((entry) => entry.id);
+    expect(clearedIds(after).length).toBeGreaterThan(clearedIds(before).length);
+    const fresh = await createPipeline({ plugins: [new CompressionPlugin({ strategies: [clearToolResults({ keepRecent: 1, clearAtLeast: 0 })] })] }).build([...items], options);
+    expect(after.request).toEqual(fresh.request);
+    expect(clearedIds(after)).toEqual(clearedIds(fresh));
+    const eventOf = (result: typeof before, id: string) => result.report.allEntries.find((entry) => entry.id === id)!.history[0];
+    for (const id of clearedIds(before)) expect(eventOf(after, id)).toBe(eventOf(before, id));
+  });
+
   test("truncate-tool-results looks again only at new items and the turns that gained items", async () => {
     const first = parseItems(history(20, 3_000));
     const grown = [...first, ...parseItems([{ id: "u-new", type: "user", text: "one more question" }])];

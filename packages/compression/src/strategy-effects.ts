@@ -4,7 +4,6 @@
 // by walking the two lists side by side from where last build's walk ended, not by a lookup per item.
 import type { Items, StageContext } from "@ctxpipe/core";
 import type { ItemSaving } from "./compression-report.js";
-import { startsWith } from "./list-index.js";
 
 export interface StrategyEffect {
   /** Per item taken out or replaced, in list order: what it saved (its tokens, less its replacement's). */
@@ -38,22 +37,51 @@ export class StrategyEffects {
   /**
    * The effect when `result` is `items` with some items replaced under their ids, or with some taken
    * out, order kept; undefined for any other result (the caller works it out the slow way).
+   * `placeOf` is `items`' positions by id.
    */
-  of(items: Items, result: Items, context: StageContext): StrategyEffect | undefined {
+  of(items: Items, result: Items, context: StageContext, placeOf: ReadonlyMap<string, number>): StrategyEffect | undefined {
     const last = this.#last;
     this.#last = undefined;
     const replacing = items.length === result.length;
-    const resume = last !== undefined && last.replacing === replacing && startsWith(items, last.items, last.itemsLength) && startsWith(result, last.result, last.resultLength);
-    // Nothing new on either side: last build's effect as it was.
-    if (resume && items.length === last.itemsLength && result.length === last.resultLength) {
-      this.#last = { ...last, items, result };
-      return last.effect;
+    let savings: ItemSaving[] = [];
+    let positions: number[] = [];
+    let saved = 0;
+    let at = 0;
+    let kept = 0;
+    if (last !== undefined && last.replacing === replacing) {
+      // Last build's walk holds up to the first place where its list and this one part (an item
+      // replaced by an earlier strategy, the end cut off) or its result and this one part (a result
+      // cleared further on, a cut that moved: the window drops from the start).
+      const sharedItems = Math.min(items.length, last.itemsLength);
+      let itemsParted = 0;
+      while (itemsParted < sharedItems && items[itemsParted] === last.items[itemsParted]) itemsParted++;
+      const sharedResult = Math.min(result.length, last.resultLength);
+      let parted = 0;
+      while (parted < sharedResult && result[parted] === last.result[parted]) parted++;
+      // Nothing new on either side: last build's effect as it was.
+      if (itemsParted === last.itemsLength && items.length === last.itemsLength && parted === last.resultLength && result.length === last.resultLength) {
+        this.#last = { ...last, items, result };
+        return last.effect;
+      }
+      // The walk stood at the result's item `parted` that many items of the list in, past the ones it
+      // took out or replaced before it (positions, in list order); it goes on from there, or from
+      // where the lists part if that is sooner.
+      const before = last.effect.positions;
+      let reached = parted;
+      if (!replacing) for (let taken = 0; taken < before.length && before[taken]! <= reached; taken++) reached++;
+      at = Math.min(reached, itemsParted);
+      // A result that now starts sooner (the cut moved back): the walk goes on from its first new item.
+      if (!replacing && parted < result.length) {
+        const first = placeOf.get(result[parted]!.id);
+        if (first !== undefined && first < at && items[first] === result[parted]) at = first;
+      }
+      const taken = countBelow(before, at);
+      kept = replacing ? at : at - taken;
+      savings = last.effect.savings.slice(0, taken);
+      positions = before.slice(0, taken);
+      saved = last.effect.saved;
+      for (let index = taken; index < last.effect.savings.length; index++) saved -= last.effect.savings[index]!.tokensSaved;
     }
-    const savings = resume ? last.effect.savings.slice() : [];
-    const positions = resume ? last.effect.positions.slice() : [];
-    let saved = resume ? last.effect.saved : 0;
-    let at = resume ? last.itemsLength : 0;
-    let kept = resume ? last.resultLength : 0;
     const strategy = this.#strategy;
     for (; at < items.length; at++) {
       const item = items[at]!;
@@ -82,4 +110,16 @@ export class StrategyEffects {
     this.#last = { replacing, items, itemsLength: items.length, result, resultLength: result.length, effect };
     return effect;
   }
+}
+
+/** How many of the sorted `positions` are below `position`. */
+function countBelow(positions: ReadonlyArray<number>, position: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle]! < position) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

@@ -64,6 +64,15 @@ function placeholderOf(item: ItemOf<"tool-result">, text: string): ItemOf<"tool-
   return cleared;
 }
 
+/** The recorded batch of the clears from..to (exclusive) of a scan, and the first and last of them. */
+interface Part {
+  readonly from: number;
+  readonly to: number;
+  readonly first: Cleared;
+  readonly last: Cleared;
+  readonly batch: DecisionBatch;
+}
+
 /** One result the scan cleared: where, with what, and what that saved. */
 interface Cleared {
   readonly position: number;
@@ -99,27 +108,47 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
   const textFor = (item: ItemOf<"tool-result">, tokens: number) => fill(tokens, item.toolName ?? "the tool", offloads ? handleOf(item) : "");
   const placeholderHead = options.placeholder.split("{")[0]!;
   let last: Scan | undefined;
-  let batch: { readonly of: ReadonlyArray<Cleared>; readonly count: number; readonly batch: DecisionBatch } | undefined;
-  const batchOf = (cleared: ReadonlyArray<Cleared>, count: number): DecisionBatch => {
-    const entries: DecisionBatchEntry[] = [];
-    for (let index = 0; index < count; index++) {
-      const { item, tokens } = cleared[index]!;
-      if (!offloads) {
-        entries.push({ id: item.id, reason: `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it` });
-        continue;
-      }
-      const text = originalOf(item);
-      const handle = handleOf(item);
-      entries.push({ id: item.id, reason: `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it, its original kept whole as ${handle}`, offload: { handle, text } });
+  // The clears recorded, as batches over consecutive clears whose sizes at least double towards the
+  // oldest: a build that clears a few more records the earlier batches again by reference (the
+  // pipeline turns each into report events once) and makes one for the new clears, merged with the
+  // small ones before it, so there are few batches and each clear is put in a new one a few times.
+  let parts: Part[] = [];
+  const entryOf = ({ item, tokens }: Cleared): DecisionBatchEntry => {
+    if (!offloads) return { id: item.id, reason: `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it` };
+    const handle = handleOf(item);
+    return { id: item.id, reason: `old tool result replaced by a placeholder (${tokens} tokens); its call stays paired with it, its original kept whole as ${handle}`, offload: { handle, text: originalOf(item) } };
+  };
+  const partsFor = (cleared: ReadonlyArray<Cleared>, count: number): Part[] => {
+    const next: Part[] = [];
+    let from = 0;
+    // A part still holds when its first and last clears are the same objects at the same places: the
+    // scan's list of clears only grows, or loses its end, so what lies between them is the same too.
+    for (const part of parts) {
+      if (part.to > count || cleared[part.from] !== part.first || cleared[part.to - 1] !== part.last) break;
+      next.push(part);
+      from = part.to;
     }
-    return { decision: "cleared", entries };
+    if (from < count) {
+      const entries: DecisionBatchEntry[] = [];
+      for (let index = from; index < count; index++) entries.push(entryOf(cleared[index]!));
+      next.push({ from, to: count, first: cleared[from]!, last: cleared[count - 1]!, batch: { decision: "cleared", entries } });
+    }
+    while (next.length >= 2 && next.at(-2)!.to - next.at(-2)!.from <= 2 * (next.at(-1)!.to - next.at(-1)!.from)) {
+      const newer = next.pop()!;
+      const older = next.pop()!;
+      next.push({ from: older.from, to: newer.to, first: older.first, last: newer.last, batch: { decision: "cleared", entries: older.batch.entries.concat(newer.batch.entries) } });
+    }
+    return next;
   };
 
-  /** The last scan when `items` starts with its list and it still holds (what it passed over as protected still is, what it cleared still is not). */
+  /**
+   * The last scan when `items` starts with its list and it still holds: what it cleared is still not
+   * protected, and it holds up to the first result it passed over as protected that no longer is (the
+   * newest messages of last build are older now); from there it looks again.
+   */
   const resumable = (items: Items, context: CompressionContext): Scan | undefined => {
     const scan = last;
     if (scan === undefined || scan.tokenizer !== context.build.tokenizer || !startsWith(items, scan.items, scan.length)) return undefined;
-    for (const position of scan.protectedAt) if (!context.isProtected(items[position]!)) return undefined;
     // What protects an item the scan cleared (the same object, so not pinned): the newest messages,
     // the current loop from its start on, or a loop start given now; all of them reach every item
     // after it, and the scan cleared oldest first, so the newest one cleared tells for all of them.
@@ -127,6 +156,15 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
     // held nothing the scan cleared: that group was either protected then or older than a newer turn.
     const newest = scan.cleared.at(-1);
     if (newest !== undefined && context.isProtected(newest.item)) return undefined;
+    const { protectedAt, cleared } = scan;
+    for (let index = 0; index < protectedAt.length; index++) {
+      const position = protectedAt[index]!;
+      if (context.isProtected(items[position]!)) continue;
+      // New arrays: the ones kept are shared with the batches recorded from them.
+      let kept = cleared.length;
+      while (kept > 0 && cleared[kept - 1]!.position > position) kept--;
+      return { ...scan, cleared: cleared.slice(0, kept), savedUpTo: scan.savedUpTo.slice(0, kept), protectedAt: protectedAt.slice(0, index), stop: position };
+    }
     return scan;
   };
 
@@ -176,9 +214,8 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
         const cleared = scan.cleared[index]!;
         result[cleared.position] = cleared.replacement;
       }
-      // The same first clears as last build: the same batch, recorded by reference.
-      if (batch === undefined || batch.of !== scan.cleared || batch.count !== count) batch = { of: scan.cleared, count, batch: batchOf(scan.cleared, count) };
-      recordDecisionBatch(context.build, options.name, batch.batch);
+      parts = partsFor(scan.cleared, count);
+      for (const part of parts) recordDecisionBatch(context.build, options.name, part.batch);
       return result;
     },
   };
