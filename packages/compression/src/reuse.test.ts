@@ -164,6 +164,32 @@ describe("reuse on a history that only grew", () => {
     expect(moved.work.lookedUp).toBe(movedFresh.work.lookedUp - fresh.work.lookedUp);
   });
 
+  test("sliding-window: a result replaced in place by an earlier strategy (cleared as the cut moves) sums again only the groups from it on", async () => {
+    const items = parseItems(history(20));
+    const strategy = slidingWindow();
+    const groups = new TurnGroupsCache();
+    await run(strategy, items, 700, groups);
+    // The result of turn 15 cleared: the same id, a shorter output, the list otherwise the same objects.
+    const at = items.findIndex((item) => item.id === "t15");
+    const cleared = items.slice();
+    cleared[at] = Object.freeze({ ...(items[at] as Item & { output: string }), output: "cleared" });
+    const again = await run(strategy, cleared, 4_000, groups);
+    const fresh = await run(slidingWindow(), cleared, 4_000);
+    expect({ result: again.result, decisions: again.decisions }).toEqual({ result: fresh.result, decisions: fresh.decisions });
+    // Turns 1–14 were summed last build (a goal of 700 reached them) and are not looked up again.
+    const summedBefore = (await run(slidingWindow(), items, 700)).work.lookedUp;
+    expect(summedBefore).toBeGreaterThan(0);
+    expect(again.work.lookedUp).toBe(fresh.work.lookedUp - Math.min(summedBefore, 14 * 4));
+    // A result cleared inside the groups summed: they cost less now, and the cut moves on.
+    const early = cleared.slice();
+    const third = early.findIndex((item) => item.id === "t3");
+    early[third] = Object.freeze({ ...(early[third] as Item & { output: string }), output: "cleared" });
+    const moved = await run(strategy, early, 700, groups);
+    const movedFresh = await run(slidingWindow(), early, 700);
+    expect({ result: moved.result, decisions: moved.decisions }).toEqual({ result: movedFresh.result, decisions: movedFresh.decisions });
+    expect(moved.result.length).toBeLessThan((await run(slidingWindow(), items, 700)).result.length);
+  });
+
   test("a build whose count threw half-way through a resumed clearing scan leaves nothing of it to the next build", async () => {
     // The same tokenizer object every build: armed, it fails on the first placeholder it is asked to count.
     let armed = false;

@@ -10,7 +10,6 @@
 import { type Item, type Items, recordDecisionRun, type Tokenizer, type TurnGroup } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
-import { startsWith } from "../list-index.js";
 
 export const slidingWindowSettingsSchema = z.strictObject({
   type: z.literal("sliding-window"),
@@ -80,12 +79,22 @@ class GroupSums {
   of(items: Items, context: CompressionContext): this {
     const groups = context.turns.groups;
     const tokenizer = context.build.tokenizer;
-    // Groups summed for last build's list stay valid for this one when the list starts with the same
-    // objects and the group objects are the same (a group that gained a late result is a new object).
+    // Groups summed for last build's list stay valid for this one when the group objects are the same
+    // (a group that gained a late result is a new object) and its items are: the list starts with
+    // last build's objects, or the groups are the list's first items and end before the first one an
+    // earlier strategy replaced (a result cleared on the turn the cut moves).
     let valid = 0;
-    if (tokenizer === this.#tokenizer && startsWith(items, this.#items, this.#length)) {
+    if (tokenizer === this.#tokenizer) {
+      const previous = this.#items;
+      const shared = Math.min(items.length, this.#length);
+      let same = 0;
+      while (same < shared && items[same] === previous[same]) same++;
+      const grown = same === this.#length;
       const limit = Math.min(groups.length, this.#groups.length);
-      while (valid < limit && groups[valid] === this.#groups[valid]) valid++;
+      while (valid < limit && groups[valid] === this.#groups[valid] && (grown || (this.#plain[valid + 1]! && this.#count[valid + 1]! <= same))) valid++;
+      // Ids kept for the list's first items hold up to the first one that is not the same object.
+      if (this.#ids.length > same) this.#ids.length = same;
+      if (this.#prefix.length > same) this.#prefix = [];
     } else {
       // Ids kept for another list's first items would be wrong for this one.
       this.#ids = [];
