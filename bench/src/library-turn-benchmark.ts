@@ -25,6 +25,8 @@ export interface LibraryTurnOptions {
    * turns, untimed but for the one) until it does, and time that turn. Default 0.
    */
   readonly untilCutMoves?: number;
+  /** The budget in tokens; default the subject's (half the history). */
+  readonly maxTokens?: number;
 }
 
 export interface LibraryTurnFigures {
@@ -44,7 +46,7 @@ export interface LibraryTurnFigures {
 }
 
 export async function libraryTurnBenchmark(subject: TurnSubject, options: LibraryTurnOptions): Promise<LibraryTurnFigures> {
-  const maxTokens = subject.budgetTokens;
+  const maxTokens = options.maxTokens ?? subject.budgetTokens;
   const buildOptions = { model: "gpt-4o", tokenizer: options.tokenizer, maxTokens, system: AGENT_SYSTEM_PROMPT };
   const stored = [...subject.history];
   let items: Item[] = importStoredMessages(stored);

@@ -49,6 +49,9 @@ const LABEL_WIDTH = 70;
 const SCHEMA = "bench_reuse";
 const number = (value: number) => Math.round(value).toLocaleString("en-US");
 
+// gpt-4o's context window, the library rows' second budget.
+const GPT_4O_BUDGET = 128_000;
+
 export class ReuseSections {
   readonly #log: (line: string) => void;
   readonly #tokenizer: Tokenizer;
@@ -121,6 +124,20 @@ export class ReuseSections {
           } catch (error) {
             this.#failed(label, error);
           }
+        }
+      }
+      // gpt-4o's window over a long history: the window's cut moves on most turns, as in a long-running agent.
+      for (const compression of [false, true]) {
+        const label = compression ? "b. CompressionPlugin, gpt-4o budget (128,000), items kept" : "a. createPipeline(), gpt-4o budget (128,000), items kept";
+        try {
+          const figures = await libraryTurnBenchmark(subject, { compression, variant: "kept", turns: this.#turns, budgetMs: 60_000, tokenizer: this.#tokenizer, maxTokens: GPT_4O_BUDGET });
+          this.#row(label, figures.turns, peer, figures.rss);
+          const moved = figures.cutMoves;
+          if (moved.figures !== undefined) this.#row(`     the turns where the cut moved (${moved.count} of ${figures.turns.runs})`, moved.figures, peer);
+          else this.#log(`     the cut never moved in these ${figures.turns.runs} turns`);
+          if (figures.sameAsNewPipeline === false) this.#log("     DIFFERENT from a new pipeline on the last turn's items: reuse changed the result");
+        } catch (error) {
+          this.#failed(label, error);
         }
       }
     }
