@@ -77,8 +77,11 @@ export class StrategyEffects {
       }
       const taken = countBelow(before, at);
       kept = replacing ? at : at - taken;
-      savings = last.effect.savings.slice(0, taken);
-      positions = before.slice(0, taken);
+      // Last build's arrays go on growing when the walk keeps all they hold (the effect handed out
+      // with them is last build's, which nothing reads any more); else the part that holds is copied.
+      const whole = taken === before.length;
+      savings = whole ? (last.effect.savings as ItemSaving[]) : last.effect.savings.slice(0, taken);
+      positions = whole ? (before as number[]) : before.slice(0, taken);
       saved = last.effect.saved;
       for (let index = taken; index < last.effect.savings.length; index++) saved -= last.effect.savings[index]!.tokensSaved;
     }

@@ -14,15 +14,16 @@ describe("ItemRuleChecker", () => {
     fc.assert(
       fc.property(
         adversarialConversations(fc, { maxSteps: 18 }),
-        // Each step: how many items to append, and how many of the last ones to take away or replace first.
-        fc.array(fc.record({ append: fc.nat({ max: 5 }), takeBack: fc.nat({ max: 3 }), replaceLast: fc.boolean() }), { maxLength: 10 }),
+        // Each step: how many items to append, how many of the last ones to take away or replace first,
+        // and how many of the first ones to leave out (a window's cut that moved: the same items, at other places).
+        fc.array(fc.record({ append: fc.nat({ max: 5 }), takeBack: fc.nat({ max: 3 }), replaceLast: fc.boolean(), dropFront: fc.nat({ max: 2 }) }), { maxLength: 10 }),
         (conversation, steps) => {
           const all = parseInput(conversation).items;
           const checker = new ItemRuleChecker();
           let list: Item[] = [];
           let at = 0;
           for (const step of steps) {
-            list = list.slice(0, Math.max(0, list.length - step.takeBack));
+            list = list.slice(step.dropFront, Math.max(step.dropFront, list.length - step.takeBack));
             // A stand-in for an item a repair synthesized at the end last time.
             if (step.replaceLast && list.length > 0) list.push({ id: "ctxpipe:continue", type: "user", role: "user", text: "Continue.", metadata: {} } as Item);
             list.push(...all.slice(at, at + step.append));

@@ -101,10 +101,29 @@ export class ItemRuleChecker {
     }
   }
 
-  #step(item: Item, position: number, items: Items): void {
+  /** Each per-item rule's findings for one item, from the rule's own check on a one-item list. */
+  #perItem(item: Item): PerItemFindings {
+    let found: Array<readonly [string, RuleViolationInput]> | undefined;
+    const list = [item];
     for (const ruleId of PER_ITEM) {
-      for (const found of perItemViolations(this.#byId.get(ruleId)!, item, position)) this.#report(ruleId, position, found);
+      this.#byId.get(ruleId)!.check(
+        list,
+        (violation) => {
+          (found ??= []).push([ruleId, violation]);
+        },
+        {},
+      );
     }
+    return found ?? NONE;
+  }
+
+  #step(item: Item, position: number, items: Items): void {
+    let found = perItemFound.get(item);
+    if (found === undefined) {
+      found = this.#perItem(item);
+      perItemFound.set(item, found);
+    }
+    for (const [ruleId, violation] of found) this.#report(ruleId, position, { ...violation, position });
     if (item.type === "assistant") {
       for (const call of item.toolCalls) {
         const first = this.#firstCall.get(call.id);
@@ -140,9 +159,9 @@ export class ItemRuleChecker {
   }
 }
 
-/** A per-item rule's findings for one item, from the rule's own check on a one-item list. */
-function perItemViolations(rule: Rule<Items>, item: Item, position: number): RuleViolationInput[] {
-  const found: RuleViolationInput[] = [];
-  rule.check([item], (violation) => found.push({ ...violation, position }), {});
-  return found;
-}
+/** What the per-item rules found in an item, by rule, in the rules' order (no position). */
+type PerItemFindings = ReadonlyArray<readonly [string, RuleViolationInput]>;
+const NONE: PerItemFindings = Object.freeze([]);
+// Items are not changed once made (they are frozen), and the rules are the built-in ones: each item
+// is checked once, not again on every scan that passes it (the window's cut moved, the list starts elsewhere).
+const perItemFound = new WeakMap<Item, PerItemFindings>();
