@@ -19,11 +19,17 @@ export interface InOrder {
   readonly replaced: ReadonlyArray<readonly [number, number]>;
 }
 
-/** One walk: both lists as they were (pipeline lists are not changed once made; the returned one is copied). */
+/**
+ * One walk: both lists as they were (pipeline lists are not changed once made; the returned one is
+ * copied, and the check hands the copy on as its accepted list, with parsed items put in the place of
+ * the new and replacing items: `originals` keeps what the tap had there).
+ */
 interface Walk {
   readonly before: Items;
   readonly beforeLength: number;
-  readonly returned: ReadonlyArray<unknown>;
+  readonly returned: unknown[];
+  /** Where the check put parsed items into `returned`, in position order, and the objects the tap had there. */
+  originals?: { readonly positions: ReadonlyArray<number>; readonly objects: ReadonlyArray<unknown> };
   readonly order: InOrder;
   /** For each run of `order.leftOut`, the position of the returned list at which the walk found it. */
   readonly leftOutAt: ReadonlyArray<number>;
@@ -47,6 +53,11 @@ export interface Accepted {
 
 export interface Walked {
   readonly order: InOrder;
+  /**
+   * A copy of the returned list, the walk's own: the check may put parsed items into it and hand it
+   * on as its accepted list, telling the memo what it replaced (InOrderMemo.patched).
+   */
+  readonly copy: unknown[];
   /** Positions of the returned list under this one are as in the last walk: the same objects, the same verdicts. */
   readonly start: number;
   /** The last walk's accepted list, when `start` > 0 and its check passed. */
@@ -75,7 +86,17 @@ export class InOrderMemo {
     const done = walk(before, returned, resumed === undefined ? undefined : { last: last!, ...resumed }, ids);
     this.#last = done;
     if (done === undefined) return undefined;
-    return { order: done.order, start: resumed?.start ?? 0, prior: resumed === undefined ? undefined : last!.accepted };
+    return { order: done.order, copy: done.returned, start: resumed?.start ?? 0, prior: resumed === undefined ? undefined : last!.accepted };
+  }
+
+  /** The check put parsed items into the last walk's copy at `positions` (in order), where the tap had `objects`. */
+  patched(positions: ReadonlyArray<number>, objects: ReadonlyArray<unknown>): void {
+    if (this.#last !== undefined) this.#last.originals = { positions, objects };
+  }
+
+  /** Forgets the last walk: a check that failed half-way leaves nothing to resume from. */
+  forget(): void {
+    this.#last = undefined;
   }
 
   /** What the check of the list last walked made of it: the next build reuses it for the positions they share. */
@@ -160,6 +181,21 @@ export function countBelow(replaced: ReadonlyArray<readonly [number, number]>, s
   return low;
 }
 
+/** How many first positions of `returned` hold the objects the last walk's returned list held (its copy, with the originals put back where the check parsed). */
+function sharedWithLast(returned: ReadonlyArray<unknown>, last: Walk): number {
+  const copy = last.returned;
+  const originals = last.originals;
+  if (originals === undefined || originals.positions.length === 0) return sharedPrefixLength(returned, copy);
+  const limit = Math.min(returned.length, copy.length);
+  let next = 0;
+  for (let position = 0; position < limit; position++) {
+    let was = copy[position];
+    if (next < originals.positions.length && originals.positions[next] === position) was = originals.objects[next++];
+    if (returned[position] !== was) return position;
+  }
+  return limit;
+}
+
 /** Where the last walk stood in `before` when it came to `position` of the returned list. */
 function fromAt(last: Walk, position: number): number {
   // Each position of the returned list moves the walk one item on, but a new item (none) and a left-out run (its length too).
@@ -188,7 +224,7 @@ function resumePoint(before: Items, returned: ReadonlyArray<unknown>, last: Walk
   // A walk that stood past the shared part of `before` read items that may have changed: the last
   // position where it stood within it (the walk only moves on).
   let low = 0;
-  let high = sharedPrefixLength(returned, last.returned);
+  let high = sharedWithLast(returned, last);
   while (low < high) {
     const middle = (low + high + 1) >>> 1;
     if (fromAt(last, middle) <= sharedBefore) low = middle;

@@ -152,9 +152,9 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
   const { order, start, prior } = walked;
   // Under `start` the returned list holds last build's objects, already parsed when its check passed.
   const reused = prior === undefined ? 0 : start;
-  // One copy of the list's size (pushing onto a shorter copy grows it, copying it again), with last
-  // build's parsed items put back where this one returned their originals.
-  const accepted = returned.slice() as Item[];
+  // The walk's own copy of the list (no second one), with last build's parsed items put back where
+  // this one returned their originals.
+  const accepted = walked.copy as Item[];
   if (reused > 0) {
     const parsedBefore = prior!.items;
     for (let position = 0; position < reused; position++) if (accepted[position] !== parsedBefore[position]) accepted[position] = parsedBefore[position]!;
@@ -185,6 +185,7 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     for (const [position] of order.replaced) ids.add(parse(position).id);
     replacedIds = ids;
   }
+  memo.patched(...originalsOf(returned, accepted, order));
   const matched = acceptRecordedInOrder(internal, plugin, before, order, addedIds, replacedIds);
   if (matched !== false) {
     // Which of the other added and replaced items the tap said something about: looked up among its
@@ -213,6 +214,25 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
   return acceptAny(internal, plugin, hook, before, accepted);
 }
 
+/** The positions (in order) where the accepted list holds a parsed item in the place of what the tap returned, and what it returned there. */
+function originalsOf(returned: ReadonlyArray<unknown>, accepted: Items, order: InOrder): [number[], unknown[]] {
+  const positions: number[] = [];
+  const objects: unknown[] = [];
+  const { inserted, replaced } = order;
+  let next = 0;
+  const note = (position: number) => {
+    if (accepted[position] === returned[position]) return;
+    positions.push(position);
+    objects.push(returned[position]);
+  };
+  for (const [position] of replaced) {
+    while (next < inserted.length && inserted[next]! < position) note(inserted[next++]!);
+    note(position);
+  }
+  while (next < inserted.length) note(inserted[next++]!);
+  return [positions, objects];
+}
+
 /** The ids of `wanted` the running tap has recorded a decision about. */
 function touchedAmong(internal: Internals, wanted: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
@@ -228,7 +248,15 @@ function acceptItems(context: object, plugin: string, hook: StageLabel, before: 
   }
   const internal = internalsOf(context);
   const walked = memo.of(before, returned);
-  if (walked !== undefined) return acceptInOrder(internal, plugin, hook, before, returned, walked, memo);
+  if (walked !== undefined) {
+    try {
+      return acceptInOrder(internal, plugin, hook, before, returned, walked, memo);
+    } catch (error) {
+      // Its copy may be parsed half-way: the next build walks from the start.
+      memo.forget();
+      throw error;
+    }
+  }
   return acceptAny(internal, plugin, hook, before, returned);
 }
 

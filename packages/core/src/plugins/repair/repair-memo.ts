@@ -47,15 +47,30 @@ interface Part {
   readonly usedCoverage: boolean;
 }
 
-/** The repaired part kept from earlier builds: the first `input.length` items of the list. */
+/**
+ * The repaired part kept from earlier builds: the first `inputLength` items of the list `input`, and
+ * what repairing them gave, the first `outputLength` items of `output`. Lists the pipeline hands a
+ * stage are not changed once made, so they are kept without a copy; `unchanged` says the repairs
+ * changed nothing, and then `output` is `input`.
+ */
 interface Kept extends Part {
   readonly inputItems: Items;
   readonly input: Items;
+  readonly inputLength: number;
+  readonly outputLength: number;
+  readonly unchanged: boolean;
   readonly ids: Set<string>;
 }
 
 function emptyKept(inputItems: Items): Kept {
-  return { inputItems, input: [], output: [], events: [], ids: new Set(), usedCoverage: false };
+  return { inputItems, input: [], inputLength: 0, output: [], outputLength: 0, unchanged: true, events: [], ids: new Set(), usedCoverage: false };
+}
+
+/** Whether `output` holds the same objects as `input`'s items from `from` on, as many. */
+function sameAs(output: Items, input: Items, from: number, length: number): boolean {
+  if (output.length !== length) return false;
+  for (let index = 0; index < length; index++) if (output[index] !== input[from + index]) return false;
+  return true;
 }
 
 // The empty id ties nothing across parts: calls and results without an id pair by position, never past
@@ -141,6 +156,19 @@ class ResultIndex {
   }
 }
 
+/** Whether `next` starts with the first `length` items of `previous`. */
+function holdsFirst(next: Items, previous: Items, length: number): boolean {
+  if (next.length < length) return false;
+  if (next === previous) return true;
+  for (let index = 0; index < length; index++) if (next[index] !== previous[index]) return false;
+  return true;
+}
+
+/** The kept part's repaired items. */
+function keptOutput(kept: Kept): Items {
+  return kept.output.length === kept.outputLength ? kept.output : kept.output.slice(0, kept.outputLength);
+}
+
 export class RepairMemo {
   #kept: Kept | undefined;
   readonly #results = new ResultIndex();
@@ -158,7 +186,7 @@ export class RepairMemo {
   repair(list: Items, context: StageContext, repairPart: RepairPart, keeps: (item: Item) => boolean): Items {
     const opensPart = (item: Item) => item.type === "user" && keeps(item);
     const kept = this.#usable(list, context, opensPart) ?? emptyKept(context.inputItems);
-    const rest = list.slice(kept.input.length);
+    const rest = list.slice(kept.inputLength);
 
     let coverage: Map<string, string> | undefined;
     let usedCoverage = false;
@@ -201,34 +229,48 @@ export class RepairMemo {
       const reserved = kept.ids;
       for (const id of older.ids) reserved.add(id);
       parts = [older, run(newest, reserved)];
+      const inputLength = kept.inputLength + cut;
+      // Nothing repaired in the kept part nor in this one: the kept output is the list's first items, no copy.
+      const unchanged = kept.unchanged && sameAs(older.output, list, kept.inputLength, cut);
+      const output = unchanged ? list : keptOutput(kept).concat(older.output);
       this.#kept = {
         inputItems: context.inputItems,
-        input: list.slice(0, kept.input.length + cut),
-        output: kept.output.concat(older.output),
+        input: list,
+        inputLength,
+        output,
+        outputLength: unchanged ? inputLength : output.length,
+        unchanged,
         events: kept.events.concat(older.events),
         ids: reserved,
         usedCoverage: kept.usedCoverage || older.usedCoverage,
       };
     } else {
       parts = [run(rest, kept.ids)];
-      this.#kept = kept.input.length === 0 ? undefined : kept;
+      this.#kept = kept.inputLength === 0 ? undefined : kept;
     }
 
     replay(context, kept.events);
     for (const part of parts) replay(context, part.events);
-    const output = kept.output.concat(...parts.map((part) => part.output));
-    return output.length === list.length && output.every((item, index) => item === list[index]) ? list : output;
+    // The list itself when no part changed anything (the usual turn), without making the copy first.
+    let at = kept.inputLength;
+    let same = kept.unchanged;
+    for (const part of parts) {
+      same &&= sameAs(part.output, list, at, part.output.length);
+      at += part.output.length;
+    }
+    if (same && at === list.length) return list;
+    return keptOutput(kept).concat(...parts.map((part) => part.output));
   }
 
   /** The kept part when the list still starts with it and nothing new could change its repairs. */
   #usable(list: Items, context: StageContext, opensPart: (item: Item) => boolean): Kept | undefined {
     const kept = this.#kept;
-    if (kept === undefined || !startsWith(list, kept.input) || !startsWith(context.inputItems, kept.inputItems)) return undefined;
-    if (list.length > kept.input.length && kept.input.length > 0 && !opensPart(list[kept.input.length]!)) return undefined;
+    if (kept === undefined || !holdsFirst(list, kept.input, kept.inputLength) || !startsWith(context.inputItems, kept.inputItems)) return undefined;
+    if (list.length > kept.inputLength && kept.inputLength > 0 && !opensPart(list[kept.inputLength]!)) return undefined;
     const grown = context.inputItems.length > kept.inputItems.length;
     // New stored items that mention its calls, or any growth once its explanations read summaries.
     if (grown && (kept.usedCoverage || !independent(context.inputItems.slice(kept.inputItems.length), kept.ids, false))) return undefined;
-    if (!independent(list.slice(kept.input.length), kept.ids, kept.usedCoverage)) return undefined;
+    if (!independent(list.slice(kept.inputLength), kept.ids, kept.usedCoverage)) return undefined;
     return kept;
   }
 }
