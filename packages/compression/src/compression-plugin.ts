@@ -35,7 +35,7 @@ import type { CompressionContext, CompressionStrategy } from "./compression-stra
 import { type IndexedList, ListIndex } from "./list-index.js";
 import { isProtected, type Protection, protectionOf } from "./protection.js";
 import { type StrategyEffect, StrategyEffects } from "./strategy-effects.js";
-import { type Session, sessions } from "./compression-session.js";
+import { type Session, sameSavings, savingsOf, sessions } from "./compression-session.js";
 import { type StrategyInput, strategyFrom } from "./strategy-input.js";
 import { type AppliedSummaries, applySummaries } from "./summaries/apply-summaries.js";
 import type { Summarizer } from "./summaries/summarizer.js";
@@ -95,7 +95,7 @@ export class CompressionPlugin implements PipelinePlugin {
   readonly #inputIndex = new ListIndex();
   readonly #indexes: ListIndex[];
   readonly #effects: StrategyEffects[];
-  #lastNotice: { readonly buffer: DecisionBuffer; readonly savings: ReadonlyArray<ItemSaving>; readonly summary: CompressionNoticeSummary } | undefined;
+  #lastNotice: { readonly buffer: DecisionBuffer; readonly savings: Session["savingParts"]; readonly summary: CompressionNoticeSummary } | undefined;
 
   constructor(options: CompressionPluginOptions) {
     const parsed = parsePluginOptions(PLUGIN_NAME, pluginOptionsSchema, options);
@@ -180,7 +180,7 @@ export class CompressionPlugin implements PipelinePlugin {
       });
       let indexed = this.#indexes[0]!.of(applied.items, context);
       const session = this.#session(context, settings, enabled, loopStartId, applied, indexed);
-      session.savings.push(...applySavings);
+      session.savingParts.push({ savings: applySavings, length: applySavings.length });
       let current = applied.items;
       let restart = false;
       for (const [slot, strategy] of this.#strategies.entries()) {
@@ -213,13 +213,13 @@ export class CompressionPlugin implements PipelinePlugin {
   /** The notice's summary; last build's when the chain made the same decisions with the same savings (they are kept objects). */
   #noticeSummary(buffer: DecisionBuffer, session: Session, input: IndexedList): CompressionNoticeSummary {
     const last = this.#lastNotice;
-    const savings = session.savings;
-    if (last !== undefined && last.savings.length === savings.length && last.buffer.sameAs(buffer) && savings.every((saving, index) => saving === last.savings[index])) {
+    const savings = session.savingParts;
+    if (last !== undefined && sameSavings(last.savings, savings) && last.buffer.sameAs(buffer)) {
       this.#lastNotice = { ...last, buffer };
       return last.summary;
     }
     const summary = noticeSummaryOf(buffer, session, input);
-    this.#lastNotice = { buffer, savings: [...savings], summary };
+    this.#lastNotice = { buffer, savings, summary };
     return summary;
   }
 
@@ -240,7 +240,7 @@ export class CompressionPlugin implements PipelinePlugin {
       triggered: false,
       decided: false,
       strategies: [],
-      savings: [],
+      savingParts: [],
       applied: applied.applied,
       skipped: applied.skipped,
       records: [],
@@ -302,7 +302,7 @@ export class CompressionPlugin implements PipelinePlugin {
     const effect = result === items ? NO_EFFECT : (this.#effects[slot]!.of(items, result, context, positions) ?? effectOf(strategy.name, items, result, positions, context));
     if (always) checkShortenedInPlace(strategy.name, items, result, effect);
     else checkProtectedKept(strategy.name, items, protection, effect, positions);
-    session.savings.push(...effect.savings);
+    session.savingParts.push({ savings: effect.savings, length: effect.savings.length });
     session.strategies.push({ name: strategy.name, ran: true, itemsAffected: effect.savings.length, tokensSaved: effect.saved });
     const usage = session.fixed + resultIndexed.itemTokens;
     // Before the trigger is decided, what a strategy saves lowers the usage the trigger is decided from.
@@ -417,10 +417,13 @@ function noticeSummaryOf(buffer: DecisionBuffer, session: Session, input: Indexe
   const tokens = [0, 0, 0, 0, 0, 0];
   for (const code of kinds) items[code]!++;
   if (others !== undefined) for (const code of others.values()) items[code]!++;
-  for (const saving of session.savings) {
-    const position = positions.get(saving.id);
-    const code = position !== undefined ? kinds[position]! : (others?.get(saving.id) ?? 0);
-    tokens[code]! += saving.tokensSaved;
+  for (const { savings, length } of session.savingParts) {
+    for (let index = 0; index < length; index++) {
+      const saving = savings[index]!;
+      const position = positions.get(saving.id);
+      const code = position !== undefined ? kinds[position]! : (others?.get(saving.id) ?? 0);
+      tokens[code]! += saving.tokensSaved;
+    }
   }
   const count = (kind: string) => {
     const code = codeOf(kind);
@@ -547,7 +550,7 @@ function reportOf(session: Session): CompressionReport {
     goal: session.goal,
     ran: session.applied.length > 0 || session.records.length > 0 || session.strategies.some((strategy) => strategy.itemsAffected > 0),
     strategies: [...session.strategies],
-    savings: [...session.savings],
+    savings: savingsOf(session),
     appliedSummaries: [...session.applied],
     skippedSummaries: [...session.skipped],
     records: [...session.records],

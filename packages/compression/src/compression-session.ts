@@ -20,8 +20,12 @@ export interface Session {
   /** Whether the trigger was decided: after the strategies that run always, before the first that waits for it. */
   decided: boolean;
   readonly strategies: StrategyReport[];
-  /** What each strategy (and the apply step) took from each item, counted exactly. */
-  readonly savings: ItemSaving[];
+  /**
+   * What each strategy (and the apply step) took from each item, counted exactly: one part per
+   * strategy, in chain order (a strategy's part may be the array it keeps growing from build to
+   * build, so a part is read up to the length it had when added: see savingsOf).
+   */
+  readonly savingParts: Array<{ readonly savings: ReadonlyArray<ItemSaving>; readonly length: number }>;
   readonly applied: string[];
   readonly skipped: SkippedSummary[];
   readonly records: SummaryRecord[];
@@ -36,3 +40,17 @@ export function sessionOf(context: StageContext): Session | undefined {
 }
 
 
+
+/** The session's savings, in chain order, as one new array. */
+export function savingsOf(session: Session): ItemSaving[] {
+  const all: ItemSaving[] = [];
+  for (const { savings, length } of session.savingParts) for (let index = 0; index < length; index++) all.push(savings[index]!);
+  return all;
+}
+
+/** Whether two sessions' savings are the same objects, part by part (parts are not changed below the length they were added with). */
+export function sameSavings(a: Session["savingParts"], b: Session["savingParts"]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index]!.savings !== b[index]!.savings || a[index]!.length !== b[index]!.length) return false;
+  return true;
+}
