@@ -399,6 +399,25 @@ const KIND_CODES: ReadonlyMap<string, number> = new Map([
 ]);
 const OTHER_KIND = 1;
 
+/**
+ * Where the ids of a decision batch or run, or of a strategy's savings, are in the chain's input, for
+ * the positions map they were looked up in (-1: not there when looked up). Batches and runs are
+ * recorded again as they were build after build, and a strategy's savings array grows from one
+ * build to the next, so each id is looked up once while the input's index only grows.
+ */
+const placesOf = new WeakMap<object, { readonly positions: ReadonlyMap<string, number>; places: Int32Array; length: number }>();
+
+function placesFor(key: object | undefined, positions: ReadonlyMap<string, number>, count: number, idAt: (index: number) => string): Int32Array {
+  const known = key === undefined ? undefined : placesOf.get(key);
+  const from = known !== undefined && known.positions === positions && known.length <= count ? known.length : 0;
+  if (known !== undefined && from === count) return known.places;
+  const places = from > 0 && known!.places.length >= count ? known!.places : new Int32Array(Math.max(count, from * 2));
+  if (from > 0 && places !== known!.places) places.set(known!.places.subarray(0, from));
+  for (let index = from; index < count; index++) places[index] = positions.get(idAt(index)) ?? -1;
+  if (key !== undefined) placesOf.set(key, { positions, places, length: count });
+  return places;
+}
+
 /** What the chain's final pass decided, by kind (an item's last decision), with all the tokens it took out of each item. */
 function noticeSummaryOf(buffer: DecisionBuffer, session: Session, input: IndexedList): CompressionNoticeSummary {
   // Each item's last kind, noted at its place in the chain's input (a typed array: no object per
@@ -407,22 +426,34 @@ function noticeSummaryOf(buffer: DecisionBuffer, session: Session, input: Indexe
   const { positions } = input;
   const kinds = new Uint8Array(input.items.length);
   let others: Map<string, number> | undefined;
-  buffer.forEachDecision((kind, id) => {
+  // An id not in the input when its place was looked up may have been appended since: looked up again.
+  const placeOf = (places: Int32Array, index: number, idAt: (index: number) => string): number => {
+    const place = places[index]!;
+    return place >= 0 ? place : (positions.get(idAt(index)) ?? -1);
+  };
+  buffer.forEachGroup((kind, key, count, idAt) => {
     const code = codeOf(kind);
-    const position = positions.get(id);
-    if (position !== undefined) kinds[position] = code;
-    else (others ??= new Map()).set(id, code);
+    const places = placesFor(key, positions, count, idAt);
+    for (let index = 0; index < count; index++) {
+      const place = placeOf(places, index, idAt);
+      if (place >= 0) kinds[place] = code;
+      else {
+        others ??= new Map();
+        others.set(idAt(index), code);
+      }
+    }
   });
   const items = [0, 0, 0, 0, 0, 0];
   const tokens = [0, 0, 0, 0, 0, 0];
   for (const code of kinds) items[code]!++;
   if (others !== undefined) for (const code of others.values()) items[code]!++;
   for (const { savings, length } of session.savingParts) {
+    const idAt = (index: number) => savings[index]!.id;
+    const places = placesFor(savings, positions, length, idAt);
     for (let index = 0; index < length; index++) {
-      const saving = savings[index]!;
-      const position = positions.get(saving.id);
-      const code = position !== undefined ? kinds[position]! : (others?.get(saving.id) ?? 0);
-      tokens[code]! += saving.tokensSaved;
+      const place = placeOf(places, index, idAt);
+      const code = place >= 0 ? kinds[place]! : (others?.get(idAt(index)) ?? 0);
+      tokens[code]! += savings[index]!.tokensSaved;
     }
   }
   const count = (kind: string) => {

@@ -106,6 +106,30 @@ export class DecisionBuffer {
   }
 
   /**
+   * Calls `visit` once per decision call held, in order: its kind, the object it was recorded as (the
+   * batch, or the run's id array; undefined for a single decision), how many ids it holds and each id
+   * by index. A caller can keep what it works out per batch or run: they are recorded again, as they
+   * were, build after build.
+   */
+  forEachGroup(visit: (kind: keyof Recorder, key: object | undefined, count: number, idAt: (index: number) => string) => void): void {
+    const calls = this.#calls;
+    for (let at = 0; at < calls.length; at++) {
+      const call = calls[at]!;
+      if (call.method === "batch") {
+        const entries = call.batch.entries;
+        visit(KIND_OF[call.batch.decision], call.batch, entries.length, (index) => entries[index]!.id);
+      } else if (call.method === "run") {
+        const ids = call.run.ids;
+        visit(KIND_OF[call.run.decision], ids, ids.length, (index) => ids[index]!);
+      } else if (call.method !== "offload") {
+        const item = call.args[0] as { id: string } | string;
+        const id = typeof item === "string" ? item : item.id;
+        visit(call.method, undefined, 1, () => id);
+      }
+    }
+  }
+
+  /**
    * Whether `other` holds the same decisions: the same batch objects, runs of the same kind over the
    * same id array (their reasons may differ: a run's reason names the build's usage), and the same
    * arguments for the rest.

@@ -103,18 +103,10 @@ export class ItemRuleChecker {
 
   /** Each per-item rule's findings for one item, from the rule's own check on a one-item list. */
   #perItem(item: Item): PerItemFindings {
-    let found: Array<readonly [string, RuleViolationInput]> | undefined;
+    const found: Array<readonly [string, RuleViolationInput]> = [];
     const list = [item];
-    for (const ruleId of PER_ITEM) {
-      this.#byId.get(ruleId)!.check(
-        list,
-        (violation) => {
-          (found ??= []).push([ruleId, violation]);
-        },
-        {},
-      );
-    }
-    return found ?? NONE;
+    for (const ruleId of PER_ITEM) this.#byId.get(ruleId)!.check(list, (violation) => void found.push([ruleId, violation]), {});
+    return found.length === 0 ? NONE : found;
   }
 
   #step(item: Item, position: number, items: Items): void {
