@@ -34,7 +34,7 @@ import { checkThresholds, type CompressionSettings, compressionSettingsSchema } 
 import type { CompressionContext, CompressionStrategy } from "./compression-strategy.js";
 import { type IndexedList, ListIndex } from "./list-index.js";
 import { isProtected, type Protection, protectionOf } from "./protection.js";
-import { type StrategyEffect, StrategyEffects } from "./strategy-effects.js";
+import { type StrategyEffect, countBelow, StrategyEffects } from "./strategy-effects.js";
 import { type Session, sameSavings, savingsOf, sessions } from "./compression-session.js";
 import { type StrategyInput, strategyFrom } from "./strategy-input.js";
 import { type AppliedSummaries, applySummaries } from "./summaries/apply-summaries.js";
@@ -531,28 +531,16 @@ function checkProtectedKept(strategy: string, before: Items, protection: Protect
   // positions are in list order: the first one at or past `from`, and the few protected ones before
   // it, are found by a binary search each instead of a look at each of thousands of dropped items.
   const affected = effect.positions;
-  let first = firstAtOrAfter(affected, protection.from);
+  let first = countBelow(affected, protection.from);
   for (const id of protection.extra) {
     const position = positions.get(id);
     if (position === undefined || position >= protection.from) continue;
-    const at = firstAtOrAfter(affected, position);
+    const at = countBelow(affected, position);
     if (at < first && affected[at] === position) first = at;
   }
   if (first === affected.length) return;
   const item = before[affected[first]!]!;
   throw new PluginError(strategy, "compress", new Error(`changed or removed item "${item.id}", which belongs to the current loop or the newest messages; strategies must leave those alone`));
-}
-
-/** The index of the first of the ascending `positions` at or past `position` (their length when none is). */
-function firstAtOrAfter(positions: ReadonlyArray<number>, position: number): number {
-  let low = 0;
-  let high = positions.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (positions[middle]! < position) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /** A strategy that runs always only shortens: the same items, in order, each under its id and type. */

@@ -115,8 +115,8 @@ export class StrategyEffects {
   }
 }
 
-/** How many of the sorted `positions` are below `position`. */
-function countBelow(positions: ReadonlyArray<number>, position: number): number {
+/** How many of the ascending `positions` are below `position`: the index of the first at or past it. */
+export function countBelow(positions: ReadonlyArray<number>, position: number): number {
   let low = 0;
   let high = positions.length;
   while (low < high) {
