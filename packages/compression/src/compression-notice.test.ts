@@ -83,6 +83,25 @@ describe("the notice in the request", () => {
     expect(second.report.cache.breaksAt).toBeUndefined();
   });
 
+  test("the same summary object when a rebuild made the same decisions with the same savings", async () => {
+    const seen: CompressionNoticeSummary[] = [];
+    const pipeline = pipelineWith({
+      ...options,
+      notice: {
+        text: (made) => {
+          seen.push(made);
+          return "noted";
+        },
+      },
+    });
+    const items = toolChat(20);
+    await pipeline.build(items, { tokenizer: wordTokenizer });
+    await pipeline.build(items, { tokenizer: wordTokenizer });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.cleared.items).toBeGreaterThan(0);
+    expect(seen[1]).toBe(seen[0]);
+  });
+
   test("written by { text } from the build's summary; an empty text adds no part", async () => {
     const seen: CompressionNoticeSummary[] = [];
     const result = await pipelineWith({ ...options, notice: {

@@ -180,7 +180,7 @@ export class CompressionPlugin implements PipelinePlugin {
       });
       let indexed = this.#indexes[0]!.of(applied.items, context);
       const session = this.#session(context, settings, enabled, loopStartId, applied, indexed);
-      session.savingParts.push({ savings: applySavings, length: applySavings.length });
+      if (applySavings.length > 0) session.savingParts.push({ savings: applySavings, length: applySavings.length });
       let current = applied.items;
       let restart = false;
       for (const [slot, strategy] of this.#strategies.entries()) {
@@ -302,7 +302,8 @@ export class CompressionPlugin implements PipelinePlugin {
     const effect = result === items ? NO_EFFECT : (this.#effects[slot]!.of(items, result, context, positions) ?? effectOf(strategy.name, items, result, positions, context));
     if (always) checkShortenedInPlace(strategy.name, items, result, effect);
     else checkProtectedKept(strategy.name, items, protection, effect, positions);
-    session.savingParts.push({ savings: effect.savings, length: effect.savings.length });
+    // Parts with nothing in them are left out: a new empty array each build would make the savings look changed.
+    if (effect.savings.length > 0) session.savingParts.push({ savings: effect.savings, length: effect.savings.length });
     session.strategies.push({ name: strategy.name, ran: true, itemsAffected: effect.savings.length, tokensSaved: effect.saved });
     const usage = session.fixed + resultIndexed.itemTokens;
     // Before the trigger is decided, what a strategy saves lowers the usage the trigger is decided from.

@@ -30,22 +30,32 @@ export class ListIndex {
     if (!same) {
       // A list that only grew, or whose first items were replaced in place under their ids (a result
       // cleared on the turn the cut moves), keeps its positions: only the replaced and new items are looked at.
-      const kept = context.tokenizer === this.#tokenizer && this.#replacedInPlace(items, context);
-      const from = kept ? this.#length : 0;
-      if (!kept) {
-        // A new Map: an IndexedList handed out earlier keeps answering for its own list.
-        this.#positions = new Map();
-        this.#pinned = [];
-        this.#summaries = 0;
-        this.#itemTokens = 0;
-      }
+      const change = context.tokenizer === this.#tokenizer ? this.#replacedInPlace(items, context) : undefined;
+      const from = change === undefined ? 0 : this.#length;
+      // A new Map otherwise: an IndexedList handed out earlier keeps answering for its own list.
+      const positions = change === undefined ? new Map<string, number>() : this.#positions;
+      const pinned = change === undefined ? [] : this.#pinned;
+      let summaries = change === undefined ? 0 : this.#summaries + change.summaries;
+      let itemTokens = change === undefined ? 0 : this.#itemTokens + change.tokens;
+      // Until the list is indexed whole the index holds none: a count that throws half-way leaves the
+      // next call an empty index, not one with some items counted twice.
+      this.#items = [];
+      this.#length = 0;
+      this.#positions = new Map();
+      this.#pinned = [];
+      this.#summaries = 0;
+      this.#itemTokens = 0;
       for (let position = from; position < items.length; position++) {
         const item = items[position]!;
-        this.#positions.set(item.id, position);
-        if (isPinned(item)) this.#pinned.push(item.id);
-        if (item.type === "summary") this.#summaries++;
-        this.#itemTokens += estimateItemTokens(item, context);
+        positions.set(item.id, position);
+        if (isPinned(item)) pinned.push(item.id);
+        if (item.type === "summary") summaries++;
+        itemTokens += estimateItemTokens(item, context);
       }
+      this.#positions = positions;
+      this.#pinned = pinned;
+      this.#summaries = summaries;
+      this.#itemTokens = itemTokens;
       this.#items = items;
       this.#length = items.length;
       this.#tokenizer = context.tokenizer;
@@ -61,28 +71,26 @@ export class ListIndex {
   }
 
   /**
-   * Whether `items` holds the last list's first items at their places: the same objects, or others
-   * under the same id that are pinned alike (the positions and pinned ids hold); if so, the counts
-   * are brought up to date for the replaced ones.
+   * When `items` holds the last list's first items at their places (the same objects, or others under
+   * the same id that are pinned alike: the positions and pinned ids hold), what the replaced ones
+   * change in the counts; undefined when it does not.
    */
-  #replacedInPlace(items: Items, context: StageContext): boolean {
+  #replacedInPlace(items: Items, context: StageContext): { readonly summaries: number; readonly tokens: number } | undefined {
     const previous = this.#items;
     const length = this.#length;
-    if (items.length < length || previous.length < length) return false;
-    if (items === previous) return true;
+    if (items.length < length || previous.length < length) return undefined;
     let summaries = 0;
     let tokens = 0;
+    if (items === previous) return { summaries, tokens };
     for (let index = 0; index < length; index++) {
       const item = items[index]!;
       const before = previous[index]!;
       if (item === before) continue;
-      if (item.id !== before.id || isPinned(item) !== isPinned(before)) return false;
+      if (item.id !== before.id || isPinned(item) !== isPinned(before)) return undefined;
       summaries += (item.type === "summary" ? 1 : 0) - (before.type === "summary" ? 1 : 0);
       tokens += estimateItemTokens(item, context) - estimateItemTokens(before, context);
     }
-    this.#summaries += summaries;
-    this.#itemTokens += tokens;
-    return true;
+    return { summaries, tokens };
   }
 }
 

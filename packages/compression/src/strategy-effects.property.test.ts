@@ -93,3 +93,35 @@ describe("the chain's kept indexes answer what new ones answer (property)", () =
     );
   });
 });
+
+describe("ListIndex after a count that threw half-way", () => {
+  test("indexes the list again whole: no item counted twice, no pinned id listed twice", () => {
+    let failOn: string | undefined;
+    const flaky = {
+      ...context,
+      countTokens: (item: Item) => {
+        if (item.id === failOn) {
+          failOn = undefined;
+          throw new Error("tokenizer unavailable");
+        }
+        return context.countTokens(item);
+      },
+    } as StageContext;
+    const index = new ListIndex();
+    const first = Array.from({ length: 6 }, (_, at) => userItem(`f${at}`, at + 1));
+    index.of(first, flaky);
+    // The list again with its second item replaced in place, and two pinned items appended; counting the last one fails once.
+    const next = [...first, userItem("p1", 3, true), userItem("p2", 4, true)];
+    next[1] = userItem("f1", 9);
+    failOn = "p2";
+    expect(() => index.of(next, flaky)).toThrow("tokenizer unavailable");
+    const again = index.of(next, flaky);
+    const fresh = new ListIndex().of(next, flaky);
+    expect({ positions: [...again.positions], pinned: again.pinned, itemTokens: again.itemTokens, hasSummary: again.hasSummary }).toEqual({
+      positions: [...fresh.positions],
+      pinned: fresh.pinned,
+      itemTokens: fresh.itemTokens,
+      hasSummary: fresh.hasSummary,
+    });
+  });
+});
