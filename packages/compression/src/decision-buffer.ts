@@ -55,54 +55,9 @@ export class DecisionBuffer {
     };
   }
 
-  /** The decisions held, in order: which part of the chain made which kind on which item (offloads are not decisions). */
-  decisions(): ReadonlyArray<{ readonly plugin: string; readonly kind: keyof Recorder; readonly id: string }> {
-    const decisions: Array<{ readonly plugin: string; readonly kind: keyof Recorder; readonly id: string }> = [];
-    for (const call of this.#calls) {
-      if (call.method === "batch") {
-        const kind = KIND_OF[call.batch.decision];
-        for (const entry of call.batch.entries) decisions.push({ plugin: call.plugin, kind, id: entry.id });
-        continue;
-      }
-      if (call.method === "run") {
-        const kind = KIND_OF[call.run.decision];
-        for (const id of call.run.ids) decisions.push({ plugin: call.plugin, kind, id });
-        continue;
-      }
-      if (call.method === "offload") continue;
-      const item = call.args[0] as { id: string } | string;
-      decisions.push({ plugin: call.plugin, kind: call.method, id: typeof item === "string" ? item : item.id });
-    }
-    return decisions;
-  }
-
   /** Whether a part of the chain offloaded an original (a cleared result kept whole under its handle). */
   offloaded(): boolean {
     return this.#calls.some((call) => call.method === "offload" || (call.method === "batch" && call.batch.entries.some((entry) => entry.offload !== undefined)));
-  }
-
-  /**
-   * Calls `visit` with each decision's kind and item id, in order, without making an object per
-   * decision (a sliding window's run holds thousands).
-   */
-  forEachDecision(visit: (kind: keyof Recorder, id: string) => void): void {
-    // Indexed loops: an iterator per batch and run adds up over thousands of decisions a build.
-    const calls = this.#calls;
-    for (let at = 0; at < calls.length; at++) {
-      const call = calls[at]!;
-      if (call.method === "batch") {
-        const kind = KIND_OF[call.batch.decision];
-        const entries = call.batch.entries;
-        for (let index = 0; index < entries.length; index++) visit(kind, entries[index]!.id);
-      } else if (call.method === "run") {
-        const kind = KIND_OF[call.run.decision];
-        const ids = call.run.ids;
-        for (let index = 0; index < ids.length; index++) visit(kind, ids[index]!);
-      } else if (call.method !== "offload") {
-        const item = call.args[0] as { id: string } | string;
-        visit(call.method, typeof item === "string" ? item : item.id);
-      }
-    }
   }
 
   /**

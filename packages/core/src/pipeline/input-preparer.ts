@@ -26,10 +26,11 @@ interface Previous {
   readonly groups: TurnGroupsBuilder;
 }
 
-/** Whether `next` starts with the same objects as `previous`. */
-export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>): boolean {
-  if (next.length < previous.length) return false;
-  for (let index = 0; index < previous.length; index++) if (next[index] !== previous[index]) return false;
+/** Whether `next` starts with the same objects as the first `length` of `previous` (all of it by default). */
+export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>, length = previous.length): boolean {
+  if (next.length < length || previous.length < length) return false;
+  if (next === previous) return true;
+  for (let index = 0; index < length; index++) if (next[index] !== previous[index]) return false;
   return true;
 }
 

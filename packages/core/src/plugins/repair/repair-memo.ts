@@ -156,14 +156,6 @@ class ResultIndex {
   }
 }
 
-/** Whether `next` starts with the first `length` items of `previous`. */
-function holdsFirst(next: Items, previous: Items, length: number): boolean {
-  if (next.length < length) return false;
-  if (next === previous) return true;
-  for (let index = 0; index < length; index++) if (next[index] !== previous[index]) return false;
-  return true;
-}
-
 /** The kept part's repaired items. */
 function keptOutput(kept: Kept): Items {
   return kept.output.length === kept.outputLength ? kept.output : kept.output.slice(0, kept.outputLength);
@@ -265,7 +257,7 @@ export class RepairMemo {
   /** The kept part when the list still starts with it and nothing new could change its repairs. */
   #usable(list: Items, context: StageContext, opensPart: (item: Item) => boolean): Kept | undefined {
     const kept = this.#kept;
-    if (kept === undefined || !holdsFirst(list, kept.input, kept.inputLength) || !startsWith(context.inputItems, kept.inputItems)) return undefined;
+    if (kept === undefined || !startsWith(list, kept.input, kept.inputLength) || !startsWith(context.inputItems, kept.inputItems)) return undefined;
     if (list.length > kept.inputLength && kept.inputLength > 0 && !opensPart(list[kept.inputLength]!)) return undefined;
     const grown = context.inputItems.length > kept.inputItems.length;
     // New stored items that mention its calls, or any growth once its explanations read summaries.
