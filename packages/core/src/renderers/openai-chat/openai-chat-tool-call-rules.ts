@@ -6,9 +6,23 @@ import { at, describeValue, isRecord, type MessageView, messageViewsOf, toolRunA
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_CALL_ID_LENGTH = 40;
 
-/** The calls of a message whose function is an object: the ones with a name and arguments to check. */
-function functionCalls(message: MessageView) {
-  return message.calls.flatMap((call) => (isRecord(call.fields.function) ? [{ ...call, function: call.fields.function }] : []));
+const NO_FUNCTION_CALLS: ReadonlyArray<FunctionCall> = [];
+
+interface FunctionCall {
+  readonly position: number;
+  readonly function: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The calls of a message whose function is an object: the ones with a name and arguments to check.
+ * Two rules ask this of every message on every check, and most messages make no call: nothing is
+ * made for those.
+ */
+function functionCalls(message: MessageView): ReadonlyArray<FunctionCall> {
+  if (message.calls.length === 0) return NO_FUNCTION_CALLS;
+  const found: FunctionCall[] = [];
+  for (const call of message.calls) if (isRecord(call.fields.function)) found.push({ position: call.position, function: call.fields.function });
+  return found;
 }
 
 export const toolMessagesAnswerPrecedingCalls: Rule<unknown> = {
