@@ -3,6 +3,7 @@
 // tap and lane, so a rebuild whose lists start as last build's did walks only past what they share.
 import type { Items } from "./pipeline-hooks.js";
 import { sharedPrefixLength } from "./input-preparer.js";
+import { RecordedInOrder } from "./recorded-in-order.js";
 
 /** Returned lists that are told apart without a lookup per item allow at most this many new items. */
 const MAX_INSERTED = 16;
@@ -76,6 +77,8 @@ export function inOrder(before: Items, returned: ReadonlyArray<unknown>): InOrde
 /** inOrder, resumed from the last walk of the same tap where both lists still start as they did then. */
 export class InOrderMemo {
   #last: Walk | undefined;
+  /** The check of what the tap recorded about the lists walked. */
+  readonly recorded = new RecordedInOrder();
 
   of(before: Items, returned: ReadonlyArray<unknown>): Walked | undefined {
     const last = this.#last;
@@ -97,6 +100,7 @@ export class InOrderMemo {
   /** Forgets the last walk: a check that failed half-way leaves nothing to resume from. */
   forget(): void {
     this.#last = undefined;
+    this.recorded.forget();
   }
 
   /** What the check of the list last walked made of it: the next build reuses it for the positions they share. */

@@ -16,6 +16,7 @@ import type { Tokenizer } from "../spec/tokenizer.js";
 import { internalsOf, type Lane } from "./build-context.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
 import { countBelow, type InOrder, InOrderMemo, type Walked } from "./in-order.js";
+import { REMOVALS } from "./recorded-in-order.js";
 import type { ItemsWaterfallHook, RenderBailHook, RequestValidateSeriesHook, RunnableHooks } from "./create-pipeline-hooks.js";
 import type { ItemsHook, Items, PipelineHooks, RenderHook, RequestValidateHook, TapOptions } from "./pipeline-hooks.js";
 import { STAGE, type StageLabel } from "./stage.js";
@@ -56,8 +57,6 @@ function wrapThrown(plugin: string, hook: string, error: unknown): CtxpipeError 
   return new PluginError(plugin, hook, error);
 }
 
-const REMOVALS: ReadonlySet<string> = new Set(["dropped", "summarized", "merged"]);
-
 type Internals = ReturnType<typeof internalsOf>;
 
 /** A tap that says it removed an item must not hand it on: the report would contradict the request. */
@@ -73,79 +72,6 @@ function checkRecordedRemovals(internal: Internals, plugin: string, hook: StageL
       }
     }
   }
-}
-
-/**
- * The fast check of what a tap did to a list it returned in order: every removal it recorded is of an
- * item it left out, in list order, and every other decision is about an item it added or replaced, or
- * one it left out with a removal recorded (a chain clears an old result, then its window drops it).
- * Records the items it left out without a reason. Returns how many replacements, from the first, its
- * decisions named in list order; false when the tap recorded anything else (the full check decides).
- */
-function acceptRecordedInOrder(internal: Internals, plugin: string, before: Items, order: InOrder, addedIds: ReadonlySet<string>, replacedIds: ReadonlySet<string>): number | false {
-  const { leftOut, replaced } = order;
-  // Decisions about the replaced items in their list order (a chain's clears, oldest first) are
-  // matched side by side, without a lookup: `matched` replacements from the first are explained.
-  let matched = 0;
-  // The left-out positions, one after the other.
-  let run = 0;
-  let position = leftOut.length === 0 ? before.length : leftOut[0]![0];
-  const next = () => {
-    position++;
-    if (position >= leftOut[run]![1]) {
-      run++;
-      position = run < leftOut.length ? leftOut[run]![0] : before.length;
-    }
-  };
-  // Ids of other decisions about items neither added nor replaced: each must be one left out.
-  const elsewhere: string[] = [];
-  // Indexed loops: a window's run holds thousands of ids, and an iterator per run adds up.
-  const runs = internal.log.runsFrom(internal.tapStart);
-  for (let at = 0; at < runs.length; at++) {
-    const recorded = runs[at]!;
-    const removal = REMOVALS.has(recorded.event.decision);
-    const ids = recorded.ids;
-    for (let index = 0; index < ids.length; index++) {
-      const id = ids[index]!;
-      if (!removal) {
-        if (matched < replaced.length && before[replaced[matched]![1]]!.id === id) matched++;
-        else if (!addedIds.has(id) && !replacedIds.has(id)) elsewhere.push(id);
-        continue;
-      }
-      if (position === before.length || before[position]!.id !== id) return false;
-      next();
-    }
-  }
-  const unexplained: string[] = [];
-  for (; position < before.length; next()) unexplained.push(before[position]!.id);
-  // The full check takes a left-out item with any decision as explained, and records nothing for it.
-  if (elsewhere.length > 0 && (unexplained.length > 0 || !allLeftOut(elsewhere, before, leftOut))) return false;
-  if (unexplained.length > 0) internal.recordAll(unexplained, "dropped", `removed by ${plugin} without a recorded reason`);
-  return matched;
-}
-
-/** Whether every id is of an item left out: walked side by side when the ids come in list order (a chain's oldest-first clears), else by a set. */
-function allLeftOut(ids: ReadonlyArray<string>, before: Items, leftOut: InOrder["leftOut"]): boolean {
-  let run = 0;
-  let position = leftOut.length === 0 ? 0 : leftOut[0]![0];
-  let inOrder = true;
-  for (const id of ids) {
-    while (run < leftOut.length && before[position]!.id !== id) {
-      position++;
-      if (position >= leftOut[run]![1]) {
-        run++;
-        if (run < leftOut.length) position = leftOut[run]![0];
-      }
-    }
-    if (run === leftOut.length) {
-      inOrder = false;
-      break;
-    }
-  }
-  if (inOrder) return true;
-  const left = new Set<string>();
-  for (const [from, to] of leftOut) for (let at = from; at < to; at++) left.add(before[at]!.id);
-  return ids.every((id) => left.has(id));
 }
 
 function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, before: Items, returned: ReadonlyArray<unknown>, walked: Walked, memo: InOrderMemo): Items {
@@ -186,7 +112,7 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     replacedIds = ids;
   }
   memo.patched(...originalsOf(returned, accepted, order));
-  const matched = acceptRecordedInOrder(internal, plugin, before, order, addedIds, replacedIds);
+  const matched = memo.recorded.accept(internal.log.runsFrom(internal.tapStart), before, order, addedIds, replacedIds, (ids) => internal.recordAll(ids, "dropped", `removed by ${plugin} without a recorded reason`));
   if (matched !== false) {
     // Which of the other added and replaced items the tap said something about: looked up among its
     // decisions for those ids only (a window's run of thousands of drops is not made into a set).
