@@ -17,7 +17,7 @@ export { importMemoryChunks } from "./importers/import-memory-chunks.js";
 export { importOpenAIMessages, type ImportOpenAIMessagesOptions } from "./importers/import-openai-messages.js";
 export { importOpenAIResponsesItems, type ImportOpenAIResponsesItemsOptions } from "./importers/import-openai-responses-items.js";
 export { DEFAULT_STORED_MODE, importStoredMessages, storedMessageMode } from "./importers/import-stored-messages.js";
-export { isDeepFrozen } from "./importers/frozen-record-memo.js";
+export { isDeepFrozen } from "./model/is-deep-frozen.js";
 
 // Item model
 export { type Attachment, attachmentSchema } from "./model/attachment.js";

@@ -4,7 +4,7 @@ import { InvalidInputError } from "../errors/invalid-input-error.js";
 import { deepFreeze } from "../model/deep-freeze.js";
 import { createPipeline } from "../pipeline/pipeline.js";
 import { arbitraryInput } from "./__fixtures__/arbitrary-input.js";
-import { isDeepFrozen } from "./frozen-record-memo.js";
+import { isDeepFrozen } from "../model/is-deep-frozen.js";
 import { importStoredMessages } from "./import-stored-messages.js";
 
 const AT = "2026-01-01T10:00:00.000Z";

@@ -4,6 +4,7 @@
 // messages) survives the store round trip. Anything not deep-frozen is read again every time.
 import { deepFreeze } from "../model/deep-freeze.js";
 import type { Item } from "../model/item.js";
+import { isDeepFrozen } from "../model/is-deep-frozen.js";
 import { rememberValid } from "../model/parse-items.js";
 
 interface Remembered {
@@ -16,21 +17,6 @@ interface Remembered {
 interface ImportedList {
   readonly records: unknown[];
   readonly items: Item[];
-}
-
-/**
- * Whether nothing in `value` can change: primitives, and frozen plain objects and arrays of them (a
- * Date, or any other class, keeps state a freeze does not reach). What is worked out from such a value
- * can be kept for as long as the value lives.
- */
-export function isDeepFrozen(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return typeof value !== "function";
-  if (!Object.isFrozen(value)) return false;
-  // A Date (or any other class) keeps state a freeze does not reach.
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) return false;
-  for (const child of Object.values(value)) if (!isDeepFrozen(child)) return false;
-  return true;
 }
 
 /** Whether `next` starts with the same objects as `previous`. */

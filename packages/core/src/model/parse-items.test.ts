@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { InvalidInputError } from "../errors/invalid-input-error.js";
 import type { ItemInput } from "./item.js";
-import { parseInput, parseItems } from "./parse-items.js";
+import { deepFreeze } from "./deep-freeze.js";
+import { parseInput, parseItem, parseItems } from "./parse-items.js";
 
 function thrown(input: unknown): InvalidInputError {
   try {
@@ -78,6 +79,32 @@ function outline(input: ItemInput[]) {
     setAside: parsed.setAside.map((record) => [record.index, record.kind, record.keptIndex]),
   };
 }
+
+describe("parseItem on a plugin's frozen item", () => {
+  // What a compression strategy hands back in an old result's place: a parsed item, copied with a new output, frozen.
+  const placeholder = () => {
+    const [result] = parseItems([{ id: "t", type: "tool-result", callId: "c", output: "a long output" }]);
+    return deepFreeze({ ...result!, output: "[cleared]" });
+  };
+
+  test("is the object itself when it is deep-frozen and already what parsing makes of it", () => {
+    const item = placeholder();
+    expect(parseItem(item, 0)).toBe(item);
+  });
+
+  test.for([
+    ["not frozen", () => ({ ...placeholder() })],
+    ["frozen, holding an unfrozen object", () => Object.freeze({ ...placeholder(), metadata: {} })],
+    ["missing a default", () => deepFreeze({ id: "t", type: "tool-result", callId: "c", output: "x" })],
+    ["with its keys in another order", () => deepFreeze({ output: "x", ...placeholder() })],
+    ["with a key parsing leaves out", () => deepFreeze({ ...placeholder(), extra: 1 })],
+  ] as const)("is a parsed copy when %s", ([, make]) => {
+    const given = make();
+    const parsed = parseItem(given as never, 0);
+    expect(parsed).not.toBe(given);
+    expect(parsed).toMatchObject({ id: "t", type: "tool-result" });
+  });
+});
 
 describe("parseInput", () => {
   test.for([

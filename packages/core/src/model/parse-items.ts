@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { type InputIssue, InvalidInputError } from "../errors/invalid-input-error.js";
 import { instantOf } from "./instant-of.js";
+import { isDeepFrozen } from "./is-deep-frozen.js";
 import { ITEM_TYPES, type Item, type ItemInput, itemSchema } from "./item.js";
 
 // Items are treated as immutable: an object validated once is not validated again on the next
@@ -49,8 +50,28 @@ export function parseItem(input: ItemInput, index: number): Item | InputIssue[] 
   }
   const result = itemSchema.safeParse(input);
   if (!result.success) return issuesFromZod(index, readRecordId(input), result.error);
-  if (typeof input === "object" && input !== null) validated.set(input, result.data);
-  return result.data;
+  if (typeof input !== "object" || input === null) return result.data;
+  // A deep-frozen item that is already what parsing makes of it (a strategy's placeholder, made from
+  // a parsed item) is the item itself: the lists handed on hold the plugin's own objects, and the next
+  // build, given the same object, finds nothing replaced.
+  const item = isDeepFrozen(input) && sameData(result.data, input) ? (input as Item) : result.data;
+  validated.set(input, item);
+  return item;
+}
+
+/** The same JSON-like data: the same keys in the same order, the same primitives. */
+function sameData(made: unknown, given: unknown): boolean {
+  if (made === given) return true;
+  if (typeof made !== "object" || made === null || typeof given !== "object" || given === null) return false;
+  if (Array.isArray(made) !== Array.isArray(given)) return false;
+  const madeKeys = Object.keys(made);
+  const givenKeys = Object.keys(given);
+  if (madeKeys.length !== givenKeys.length) return false;
+  for (let index = 0; index < madeKeys.length; index++) {
+    const key = madeKeys[index]!;
+    if (key !== givenKeys[index] || !sameData((made as Record<string, unknown>)[key], (given as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /**
