@@ -2,7 +2,7 @@
 // put these in front of their own table.
 import { isBlank } from "../model/is-blank.js";
 import type { Rule } from "../spec/rule.js";
-import { checkedFrom } from "./checked-from.js";
+import { checkedMessages } from "./checked-from.js";
 import { rememberClean, visitJson } from "./visit-json.js";
 
 // messages[i] (OpenAI Chat, Anthropic), contents[i] (Gemini), input[i] (OpenAI Responses).
@@ -37,7 +37,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
           if (typeof key === "string" && !key.isWellFormed()) report({ message: "a property name contains a lone surrogate", ...where(path) });
           if (typeof value === "string" && !value.isWellFormed()) report({ message: "the string contains a lone surrogate", ...where(path) });
         },
-      }, "", clean, checkedFrom(request));
+      }, "", clean, checkedMessages(request));
     },
   },
   {
@@ -51,7 +51,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
           if (typeof value !== "string" || !TEXT_KEYS.has(key) || value.trim() === "" || !isBlank(value)) return;
           report({ message: "the text is only invisible characters, which trim() does not remove", ...where(path) });
         },
-      }, "", clean, checkedFrom(request));
+      }, "", clean, checkedMessages(request));
     },
   },
   {
@@ -71,7 +71,7 @@ export const commonRequestRules: ReadonlyArray<Rule<unknown>> = [
         cycle(path) {
           report({ message: "the value refers back to itself (a cycle)", ...where(path) });
         },
-      }, "", clean, checkedFrom(request));
+      }, "", clean, checkedMessages(request));
     },
   },
 ];

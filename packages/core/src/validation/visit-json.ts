@@ -1,6 +1,9 @@
 // Walks a request as JSON.stringify would see it, calling back for every value. The path
 // ("messages[3].content[0].text") is built only when a visitor asks for it: a walk over a large
 // request visits hundreds of thousands of values and reports almost none of them.
+import { type CheckedMessages, nextChecked } from "./checked-from.js";
+
+const ALL_MESSAGES: CheckedMessages = { from: 0, skip: undefined };
 
 export interface JsonVisitor {
   /** `path()` gives where the value is; `key` is its property name or array index. */
@@ -26,10 +29,10 @@ export function formatJsonPath(keys: ReadonlyArray<string | number>, rootPath = 
 }
 
 /**
- * `skipMessagesBefore`: the root's `messages` array is walked from that index on, for a check that
- * knows the messages before it were checked already.
+ * `messages`: which of the root's `messages` the walk reads (from an index on, less a stretch), for a
+ * check that knows the others were checked already.
  */
-export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = "", clean?: CleanSubtrees, skipMessagesBefore = 0): void {
+export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = "", clean?: CleanSubtrees, messages: CheckedMessages = ALL_MESSAGES): void {
   const open = new Set<object>();
   const keys: Array<string | number> = [];
   const path = () => formatJsonPath(keys, rootPath);
@@ -45,8 +48,8 @@ export function visitJson(root: unknown, visitor: JsonVisitor, rootPath = "", cl
     const before = remember ? clean.reported() : 0;
     open.add(value);
     if (Array.isArray(value)) {
-      const first = skipMessagesBefore > 0 && keys.length === 1 && keys[0] === "messages" ? skipMessagesBefore : 0;
-      for (let index = first; index < value.length; index++) {
+      const rootMessages = keys.length === 1 && keys[0] === "messages" && (messages.from > 0 || messages.skip !== undefined);
+      for (let index = rootMessages ? nextChecked(messages, messages.from) : 0; index < value.length; index = rootMessages ? nextChecked(messages, index + 1) : index + 1) {
         keys.push(index);
         visit(value[index], index);
         keys.pop();

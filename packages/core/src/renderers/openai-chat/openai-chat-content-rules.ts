@@ -2,7 +2,7 @@
 // (reference/providers.md §1: OAI-007, 021, 010, 011, 012, 014, 022).
 import { isBlank } from "../../model/is-blank.js";
 import type { Rule } from "../../spec/rule.js";
-import { checkedFrom } from "../../validation/checked-from.js";
+import { checkedMessages } from "../../validation/checked-from.js";
 import { rememberClean, visitJson } from "../../validation/visit-json.js";
 import { at, describeValue, isRecord, type MessageView, messageViewsOf } from "./openai-chat-message-view.js";
 
@@ -105,7 +105,7 @@ export const stringsWithinLimit: Rule<unknown> = {
         const where = message === null ? { path } : { path, messageIndex: Number(message[1]) };
         report({ message: `the string is ${value.length} characters long; at most ${MAX_STRING_LENGTH} are allowed`, ...where });
       },
-    }, "", clean, checkedFrom(request));
+    }, "", clean, checkedMessages(request));
   },
 };
 

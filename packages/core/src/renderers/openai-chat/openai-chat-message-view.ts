@@ -1,6 +1,6 @@
 // How the OpenAI rules read a request: it may be anything a user built by hand, so every field is
 // looked at as an unknown value, and every message carries its path for the violations it causes.
-import { checkedFrom } from "../../validation/checked-from.js";
+import { type CheckedMessages, checkedMessages, nextChecked } from "../../validation/checked-from.js";
 
 export type JsonRecord = { readonly [key: string]: unknown };
 
@@ -33,7 +33,7 @@ export interface MessageView {
 // share most of their (frozen) messages with the previous one: views are kept per request and
 // reused only when every message is the same frozen object as when they were made.
 // A windowed request (requestCheckedFrom) keeps only its window's messages: the rest are not read.
-const viewCache = new WeakMap<object, { readonly from: number; readonly messages: ReadonlyArray<unknown>; readonly views: MessageView[] }>();
+const viewCache = new WeakMap<object, { readonly checked: CheckedMessages; readonly messages: ReadonlyArray<unknown>; readonly views: MessageView[] }>();
 const frozenViews = new WeakMap<object, MessageView>();
 
 function viewOf(message: unknown, index: number): MessageView {
@@ -55,14 +55,14 @@ function viewOf(message: unknown, index: number): MessageView {
   };
 }
 
-/** Whether messages[from..] are still the frozen objects `cached` holds. */
-function stillValid(cached: ReadonlyArray<unknown>, messages: ReadonlyArray<unknown>, from: number): boolean {
-  if (cached.length !== messages.length - from) return false;
-  for (let index = 0; index < cached.length; index++) {
-    const message = messages[from + index];
-    if (message !== cached[index] || (typeof message === "object" && message !== null && !Object.isFrozen(message))) return false;
+/** Whether the messages a check reads are still the frozen objects `cached` holds. */
+function stillValid(cached: ReadonlyArray<unknown>, messages: ReadonlyArray<unknown>, checked: CheckedMessages): boolean {
+  let position = 0;
+  for (let index = nextChecked(checked, checked.from); index < messages.length; index = nextChecked(checked, index + 1)) {
+    const message = messages[index];
+    if (position === cached.length || message !== cached[position++] || (typeof message === "object" && message !== null && !Object.isFrozen(message))) return false;
   }
-  return true;
+  return position === cached.length;
 }
 
 /** The view of one message, for a rule that reads only a message or two of a long request. */
@@ -81,7 +81,8 @@ export function messageViewAt(request: unknown, index: number): MessageView | un
   if (!isRecord(request) || !Array.isArray(request.messages)) return undefined;
   const messages = request.messages as unknown[];
   const at = index < 0 ? messages.length + index : index;
-  if (at < checkedFrom(request) || at >= messages.length || at < 0) return undefined;
+  const checked = checkedMessages(request);
+  if (at < checked.from || at >= messages.length || at < 0 || nextChecked(checked, at) !== at) return undefined;
   return cachedViewOf(messages[at], at);
 }
 
@@ -89,13 +90,17 @@ export function messageViewAt(request: unknown, index: number): MessageView | un
 export function messageViewsOf(request: unknown): MessageView[] | undefined {
   if (!isRecord(request) || !Array.isArray(request.messages)) return undefined;
   const messages = request.messages as unknown[];
-  const from = checkedFrom(request);
+  const checked = checkedMessages(request);
   const cached = viewCache.get(request);
-  if (cached !== undefined && cached.from === from && stillValid(cached.messages, messages, from)) return cached.views;
+  if (cached !== undefined && cached.checked.from === checked.from && cached.checked.skip === checked.skip && stillValid(cached.messages, messages, checked)) return cached.views;
   const views: MessageView[] = [];
+  const viewed: unknown[] = [];
   // A frozen message at the same index reads the same in any request: the next request reuses its view.
-  for (let index = from; index < messages.length; index++) views.push(cachedViewOf(messages[index], index));
-  viewCache.set(request, { from, messages: messages.slice(from), views });
+  for (let index = nextChecked(checked, checked.from); index < messages.length; index = nextChecked(checked, index + 1)) {
+    views.push(cachedViewOf(messages[index], index));
+    viewed.push(messages[index]);
+  }
+  viewCache.set(request, { checked, messages: viewed, views });
   return views;
 }
 
@@ -107,10 +112,27 @@ export function at(message: MessageView, suffix = ""): { path: string; messageIn
 /** The messages that answer `message`'s calls: the run of tool messages straight after it. */
 export function toolRunAfter(messages: ReadonlyArray<MessageView>, message: MessageView): MessageView[] {
   const run: MessageView[] = [];
-  // The views may start after message 0 (see requestCheckedFrom): positions are relative to the first.
+  // The views may start after message 0 and skip a stretch (see requestCheckedFrom): found by index.
   const offset = messages[0]?.index ?? 0;
-  for (let position = message.index - offset + 1; position < messages.length && messages[position]?.role === "tool"; position++) run.push(messages[position]!);
+  let position = message.index - offset;
+  if (messages[position] !== message) position = positionOf(messages, message.index);
+  if (position < 0) return run;
+  for (position++; position < messages.length && messages[position]?.role === "tool"; position++) run.push(messages[position]!);
   return run;
+}
+
+/** The position of the view of message `index` among views in index order (-1 when there is none). */
+function positionOf(views: ReadonlyArray<MessageView>, index: number): number {
+  let low = 0;
+  let high = views.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = views[middle]!.index;
+    if (at === index) return middle;
+    if (at < index) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
 
 /** A value named in a violation message: short, and never throws, whatever the value (a cycle, a bigint). */
