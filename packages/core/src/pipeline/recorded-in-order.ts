@@ -30,10 +30,10 @@ interface Last {
   readonly before: Items;
   readonly leftOut: InOrder["leftOut"];
   readonly replaced: InOrder["replaced"];
-  /** Every id checked as left out, all found so. */
-  readonly elsewhere: ReadonlyArray<string>;
+  /** Every id checked as left out, all found so (the next walk extends the array when it resumes past them all). */
+  readonly elsewhere: string[];
   /** Where each of them is in `before` (in list order), when they came in list order. */
-  readonly elsewhereAt: ReadonlyArray<number> | undefined;
+  readonly elsewhereAt: number[] | undefined;
   readonly checkpoints: ReadonlyArray<Checkpoint>;
 }
 
@@ -67,9 +67,9 @@ export class RecordedInOrder {
     let position = start === undefined ? (leftOut.length === 0 ? before.length : leftOut[0]![0]) : start.position;
     // Ids of other decisions about items neither added nor replaced: each must be one left out. The
     // first `verified` were found left out by last build's check, and still are.
-    const elsewhere: string[] = start === undefined ? [] : last!.elsewhere.slice(0, start.elsewhere);
+    const elsewhere: string[] = start === undefined ? [] : prefix(last!.elsewhere, start.elsewhere);
     const verified = elsewhere.length;
-    const verifiedAt = verified === 0 ? [] : last!.elsewhereAt!.slice(0, verified);
+    const verifiedAt = verified === 0 ? [] : prefix(last!.elsewhereAt!, verified);
     const next = () => {
       position++;
       if (position >= leftOut[run]![1]) {
@@ -112,12 +112,18 @@ export class RecordedInOrder {
     if (elsewhere.length > verified) {
       const found = leftOutPositions(elsewhere, verified, verified === 0 ? 0 : verifiedAt[verified - 1]!, before, leftOut);
       if (found === false) return false;
-      elsewhereAt = found === true ? undefined : verifiedAt.concat(found);
+      if (found === true) elsewhereAt = undefined;
+      else for (const position of found) verifiedAt.push(position);
     }
     if (left.length > 0) unexplained(left);
     this.#last = { runs, before, leftOut, replaced, elsewhere, elsewhereAt, checkpoints };
     return matched;
   }
+}
+
+/** The first `length` entries: last walk's array itself when that is all of it (the walk it belonged to is over). */
+function prefix<Value>(values: Value[], length: number): Value[] {
+  return values.length === length ? values : values.slice(0, length);
 }
 
 function checkpointAt(at: number, matched: number, run: number, position: number, elsewhere: number, leftOut: InOrder["leftOut"], replaced: InOrder["replaced"]): Checkpoint {
