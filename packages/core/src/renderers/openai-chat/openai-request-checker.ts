@@ -2,10 +2,10 @@
 // request is last turn's request (the same frozen message objects) with a few messages at the end.
 // Most rules are about one message or one assistant message and the tool messages answering it, so
 // what they found before the last shared non-tool message still holds; they read only the messages
-// from there on. When the window's cut moved, the request is last turn's with its oldest messages
-// gone: the stretch both share, moved up, is not read again when nothing was found in it. The rules
-// about the whole list (not empty, ends on user, ids unique) read it all. The result is exactly what
-// checkRules(openAIChatRules, request) gives.
+// from there on. When the window's cut moved (on, or back as more results were cleared), the request
+// holds a long stretch of last turn's messages moved up or down: it is not read again when nothing
+// was found in it. The rules about the whole list (not empty, ends on user, ids unique) read it all.
+// The result is exactly what checkRules(openAIChatRules, request) gives.
 import type { Rule, RuleEnv, RuleViolation } from "../../spec/rule.js";
 import { checkRules } from "../../validation/check-rules.js";
 import { requestCheckedFrom } from "../../validation/checked-from.js";
@@ -43,7 +43,7 @@ export class OpenAIRequestChecker {
     const messages = request.messages as ReadonlyArray<unknown>;
     const usable = previous !== undefined && previous.rules === rules && previous.model === env.model;
     let from = usable ? resumeAt(previous, messages) : 0;
-    // A shared stretch moved up is worth it when it is longer than the shared start.
+    // A stretch moved up or down is worth skipping when it is longer than the shared start.
     const stretch = usable ? movedStretch(previous, messages, from) : undefined;
     // OAI-020 reads the messages after the stretch knowing the calls made in it.
     const stretchIds = stretch === undefined ? undefined : this.#callIds.moved(request, stretch);
