@@ -238,6 +238,13 @@ export class Pipeline implements PluginHost {
       const over = budget === undefined ? 0 : attempt.rendered.tokenCount - budget.available;
       if (over <= 0) break;
       if (attempts >= MAX_BUDGET_ATTEMPTS || this.#raw.compress.taps.length === 0) {
+        // Dropping can make a request longer (a result stored ahead of its call, dropped, is repaired
+        // into a longer note): before giving up, the request with nothing compressed, if that fits.
+        const whole = this.#raw.compress.taps.length === 0 ? undefined : await this.#attempt({ options, renderer, tokenizer, budget: undefined, tools, inputItems: ordered, turns }, policyView);
+        if (whole !== undefined && whole.rendered.tokenCount <= budget!.available) {
+          attempt = whole;
+          break;
+        }
         const detail = newestTurnOnly(attempt.current, turns, attempt.context.countTokens);
         throw new BudgetExceededError(attempt.rendered.tokenCount, budget!.available, countExact(tokenizer, attempt.rendered), detail === undefined ? {} : { detail });
       }

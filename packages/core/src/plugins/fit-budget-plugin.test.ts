@@ -108,6 +108,26 @@ describe("FitBudgetPlugin", () => {
     expect(() => new FitBudgetPlugin({ stepRatio: 2 })).toThrow(/stepRatio/);
   });
 
+  test("a request that fits with nothing dropped is sent, even when dropping would make it longer", async () => {
+    // A result stored ahead of its call: dropped with the older items, it is repaired into a longer note.
+    // (A case the property below found.)
+    const conversation: ItemInput[] = [
+      { id: "s0-r0", type: "tool-result", callId: "call_1", toolName: "read_file", output: "", isError: false },
+      {
+        id: "failed-call-0",
+        type: "error",
+        text: "LLM_ERROR\n- Code: LLM_HTTP_ERROR\n- Status: 529\n- Provider code: overloaded_error\n- Message: anthropic: HTTP 529: Overloaded\n\nThe previous model call failed before it produced an answer. Continue from where the conversation stands.",
+        metadata: { mode: "chat", extra: { errorCode: "LLM_HTTP_ERROR", errorFingerprint: "LLM_HTTP_ERROR|529|overloaded_error|anthropic: HTTP 529: Overloaded" } },
+      },
+      { id: "continue-1", type: "user", text: "continue" },
+      { id: "s0", type: "assistant", text: "", toolCalls: [1, 2, 3].map(() => ({ id: "call_1", name: "read_file", arguments: '{"path":"a.ts"}' })) },
+    ];
+    const full = await createPipeline().build(conversation, { tokenizer: wordTokenizer, system: "Be brief." });
+    const fitted = await createPipeline().build(conversation, { tokenizer: wordTokenizer, system: "Be brief.", maxTokens: full.tokenCount });
+    expect(fitted.tokenCount).toBe(full.tokenCount);
+    expect(fitted.request).toEqual(full.request);
+  });
+
   test("with an exact tokenizer the request never exceeds the budget, for any conversation and budget (property)", async () => {
     await fc.assert(
       fc.asyncProperty(adversarialConversations(fc), fc.double({ min: 0.05, max: 1.2, noNaN: true }), async (conversation, ratio) => {
