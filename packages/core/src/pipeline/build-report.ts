@@ -60,7 +60,10 @@ export interface BudgetReport {
   /** maxTokens minus reserveOutputTokens: what the request may use. */
   readonly available: number;
   readonly used: number;
-  /** How many times the stages ran: more than 1 when a rendered request came out over the budget. */
+  /**
+   * How many times the stages ran: more than 1 when a rendered request came out over the budget; 7
+   * when every compressed request was over and the one with no budget given to compress was sent.
+   */
   readonly attempts: number;
 }
 

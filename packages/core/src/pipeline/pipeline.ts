@@ -231,6 +231,7 @@ export class Pipeline implements PluginHost {
     let attempt: Attempt;
     let attempts = 0;
     let previousTokenCount: number | undefined;
+    let wholeWarning: string | undefined;
     for (let shortfall = 0; ; ) {
       attempts++;
       const attemptBudget = budget === undefined ? undefined : { ...budget, shortfall, ...(previousTokenCount === undefined ? {} : { previousTokenCount }) };
@@ -240,10 +241,16 @@ export class Pipeline implements PluginHost {
       if (attempts >= MAX_BUDGET_ATTEMPTS || this.#raw.compress.taps.length === 0) {
         // Dropping can make a request longer (a result stored ahead of its call, dropped, is repaired
         // into a longer note): before giving up, the request with nothing compressed, if that fits.
-        const whole = this.#raw.compress.taps.length === 0 ? undefined : await this.#attempt({ options, renderer, tokenizer, budget: undefined, tools, inputItems: ordered, turns }, policyView);
-        if (whole !== undefined && whole.rendered.tokenCount <= budget!.available) {
-          attempt = whole;
-          break;
+        // Compress plugins see no budget on that attempt, so they leave the items as they are (but one
+        // given a budget of its own); the report counts the attempt and says why it was made.
+        if (this.#raw.compress.taps.length > 0) {
+          const whole = await this.#attempt({ options, renderer, tokenizer, budget: undefined, tools, inputItems: ordered, turns }, policyView);
+          if (whole.rendered.tokenCount <= budget!.available) {
+            attempts++;
+            wholeWarning = `[ctxpipe] every compressed request came out over the budget (the last one at ${attempt.rendered.tokenCount} of ${budget!.available} tokens); the request built with no budget given to the compress stage fits (${whole.rendered.tokenCount} tokens) and is sent`;
+            attempt = whole;
+            break;
+          }
         }
         const detail = newestTurnOnly(attempt.current, turns, attempt.context.countTokens);
         throw new BudgetExceededError(attempt.rendered.tokenCount, budget!.available, countExact(tokenizer, attempt.rendered), detail === undefined ? {} : { detail });
@@ -323,7 +330,7 @@ export class Pipeline implements PluginHost {
             : { maxTokens: budget.maxTokens, reserveOutputTokens: budget.reserveOutputTokens, available: budget.available, used: rendered.tokenCount, attempts },
         order,
         // What the input itself holds comes first, then what the build made of it.
-        warnings: [...inputWarnings, ...(budgetWarning === undefined ? [] : [budgetWarning]), ...internals.warnings, ...offloaded().warnings],
+        warnings: [...inputWarnings, ...(budgetWarning === undefined ? [] : [budgetWarning]), ...internals.warnings, ...(wholeWarning === undefined ? [] : [wholeWarning]), ...offloaded().warnings],
         violations,
         repairedViolations: repaired,
         cache: comparePrefix(previousPrefix, rendered.prefix),

@@ -126,6 +126,10 @@ describe("FitBudgetPlugin", () => {
     const fitted = await createPipeline().build(conversation, { tokenizer: wordTokenizer, system: "Be brief.", maxTokens: full.tokenCount });
     expect(fitted.tokenCount).toBe(full.tokenCount);
     expect(fitted.request).toEqual(full.request);
+    // The report's figures are the build's budget, the last attempt counted, and a warning says why.
+    expect(fitted.report.budget).toEqual({ maxTokens: full.tokenCount, reserveOutputTokens: 0, available: full.tokenCount, used: full.tokenCount, attempts: 7 });
+    expect(fitted.report.warnings).toEqual([expect.stringMatching(/every compressed request came out over the budget .* fits \(\d+ tokens\) and is sent$/)]);
+    expect(full.report.warnings).toEqual([]);
   });
 
   test("with an exact tokenizer the request never exceeds the budget, for any conversation and budget (property)", async () => {
