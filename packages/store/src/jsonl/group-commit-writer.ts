@@ -1,8 +1,8 @@
 // Appends to conversation logs with group commit: appends that arrive while a write is in flight are
 // coalesced, in call order, into the next single write and fsync of that conversation. Each caller's
 // promise settles when the write holding its lines is durable (or has failed).
-import { type FileHandle, open } from "node:fs/promises";
 import type { StoreWarning } from "../conversation-store.js";
+import { LogFile } from "./log-file.js";
 import { encodeHeaderLine } from "./log-record.js";
 import { repairTornTail } from "./repair-torn-tail.js";
 import { syncDirectory } from "./sync-directory.js";
@@ -88,9 +88,9 @@ export class GroupCommitWriter {
       onWarning({ message: `Took over the lock of process ${pid ?? "(unknown)"}, which is no longer running.`, location: target.lockPath });
     await withFileLock(target.lockPath, { timeoutMs: lockTimeoutMs, onTakeover }, async () => {
       // O_APPEND: every write lands at the end, whoever else appended before us.
-      const log = await open(target.logPath, "a+");
+      const log = LogFile.open(target.logPath, "a+");
       try {
-        const size = await repairTornTail(log, target.logPath, (await log.stat()).size, durable, onWarning);
+        const size = await repairTornTail(log, target.logPath, log.stat().size, durable, onWarning);
         const data = Buffer.from(size === 0 ? (target.headerLine ?? encodeHeaderLine(target.conversationId)) + lines : lines, "utf8");
         await writeAllOrNothing(log, data, size);
         if (durable) {
@@ -98,7 +98,7 @@ export class GroupCommitWriter {
           if (size === 0) await syncDirectory(directory);
         }
       } finally {
-        await log.close();
+        log.close();
       }
     });
   }
@@ -115,16 +115,24 @@ function takeGroup(pending: PendingAppend[]): PendingAppend[] {
 }
 
 /** One write(2); a short or failed write is cut back off, so the batch is stored whole or not at all. */
-async function writeAllOrNothing(log: FileHandle, data: Buffer, sizeBefore: number): Promise<void> {
+async function writeAllOrNothing(log: LogFile, data: Buffer, sizeBefore: number): Promise<void> {
   let written: number;
   try {
-    ({ bytesWritten: written } = await log.write(data, 0, data.length));
+    written = await log.append(data);
   } catch (error) {
-    await log.truncate(sizeBefore).catch(() => undefined);
+    truncateOrNothing(log, sizeBefore);
     throw error;
   }
   if (written !== data.length) {
-    await log.truncate(sizeBefore).catch(() => undefined);
+    truncateOrNothing(log, sizeBefore);
     throw new Error(`Short write to the conversation log: ${written} of ${data.length} bytes; the append was not stored.`);
+  }
+}
+
+function truncateOrNothing(log: LogFile, length: number): void {
+  try {
+    log.truncate(length);
+  } catch {
+    // The write's own error says what went wrong; a torn tail left here is repaired before the next write.
   }
 }

@@ -3,11 +3,11 @@
 // while the file keeps its identity (device and inode) and does not shrink; otherwise it is read again
 // from the start. Loading never writes.
 import { isUtf8 } from "node:buffer";
-import { type FileHandle, open } from "node:fs/promises";
 import type { LoadedConversation, StoreWarning } from "../conversation-store.js";
 import { StoreCorruptError } from "../errors/store-corrupt-error.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
 import { deepFreeze } from "./deep-freeze.js";
+import { LogFile } from "./log-file.js";
 import { decodeLogLine } from "./log-record.js";
 import { OneReadAtATime } from "./one-read-at-a-time.js";
 import { readLines } from "./read-lines.js";
@@ -47,16 +47,16 @@ export class LogReader {
   }
 
   async #read(logPath: string, expectedId: string | undefined): Promise<LogContents> {
-    let handle: FileHandle;
+    let handle: LogFile;
     try {
-      handle = await open(logPath, "r");
+      handle = LogFile.open(logPath, "r");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       this.#cache.delete(logPath);
       return { headerId: undefined, conversation: emptyConversation(expectedId ?? "") };
     }
     try {
-      const stat = await handle.stat();
+      const stat = handle.stat();
       const cached = this.#cache.get(logPath);
       const base =
         cached !== undefined && cached.device === stat.dev && cached.inode === stat.ino && stat.size >= cached.offset
@@ -83,7 +83,7 @@ export class LogReader {
       });
       return { headerId: parsed.conversationId, conversation };
     } finally {
-      await handle.close();
+      handle.close();
     }
   }
 

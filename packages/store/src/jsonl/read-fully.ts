@@ -1,11 +1,11 @@
 // A positional read that does not stop at a short read; returns how many bytes it filled (fewer only
 // at the end of the file).
-import type { FileHandle } from "node:fs/promises";
+import type { PositionalReader } from "./log-file.js";
 
-export async function readFully(handle: FileHandle, buffer: Buffer, position: number): Promise<number> {
+export async function readFully(file: PositionalReader, buffer: Buffer, position: number): Promise<number> {
   let filled = 0;
   while (filled < buffer.length) {
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position + filled);
+    const { bytesRead } = await file.read(buffer, filled, buffer.length - filled, position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }

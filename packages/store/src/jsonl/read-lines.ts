@@ -1,7 +1,7 @@
 // Reads part of a file a chunk at a time and hands over its complete lines, each piece ending just
 // after a newline. One reused buffer instead of one the size of the file: the fresh pages of a 32 MB
 // buffer cost a new process more than reading the file did.
-import type { FileHandle } from "node:fs/promises";
+import type { PositionalReader } from "./log-file.js";
 
 const NEWLINE = 0x0a;
 /** Bytes read at a time; a line longer than this grows the buffer. */
@@ -18,7 +18,7 @@ export interface LinesRead {
  * Reads `length` bytes from `position` and calls `onLines` with the complete lines of each chunk; the
  * bytes given are reused afterwards, so `onLines` must be done with them when it returns.
  */
-export async function readLines(handle: FileHandle, position: number, length: number, onLines: (lines: Buffer) => void, chunkBytes = READ_CHUNK_BYTES): Promise<LinesRead> {
+export async function readLines(handle: PositionalReader, position: number, length: number, onLines: (lines: Buffer) => void, chunkBytes = READ_CHUNK_BYTES): Promise<LinesRead> {
   let buffer = Buffer.allocUnsafe(Math.min(length, chunkBytes));
   /** Bytes at the start of `buffer` after the last newline handed over. */
   let held = 0;

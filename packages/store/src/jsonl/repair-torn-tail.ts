@@ -1,16 +1,16 @@
 // Before writing, under the conversation's lock: bytes after the last newline are a line torn by a
 // crash (never acknowledged, since an append resolves only after its whole write). They are appended to
 // "<log>.torn" so nothing is lost, and the log is truncated back to its last complete line.
-import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import type { StoreWarning } from "../conversation-store.js";
+import type { LogFile } from "./log-file.js";
 import { readFully } from "./read-fully.js";
 
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 64 * 1024;
 
 /** Returns the size of the log after the repair (unchanged when its last byte is a newline). */
-export async function repairTornTail(log: FileHandle, logPath: string, size: number, durable: boolean, onWarning: (warning: StoreWarning) => void): Promise<number> {
+export async function repairTornTail(log: LogFile, logPath: string, size: number, durable: boolean, onWarning: (warning: StoreWarning) => void): Promise<number> {
   if (size === 0) return 0;
   const last = Buffer.alloc(1);
   await log.read(last, 0, 1, size - 1);
@@ -27,7 +27,7 @@ export async function repairTornTail(log: FileHandle, logPath: string, size: num
   } finally {
     await sidecar.close();
   }
-  await log.truncate(keep);
+  log.truncate(keep);
   if (durable) await log.sync();
   onWarning({
     message: `Moved ${torn.length} bytes of a torn last line (an append interrupted by a crash, never acknowledged) to ${sidecarPath} and truncated the log to its last complete line.`,
@@ -36,7 +36,7 @@ export async function repairTornTail(log: FileHandle, logPath: string, size: num
   return keep;
 }
 
-async function endOfLastLine(log: FileHandle, size: number): Promise<number> {
+async function endOfLastLine(log: LogFile, size: number): Promise<number> {
   for (let end = size; end > 0; ) {
     const start = Math.max(0, end - SCAN_CHUNK);
     const chunk = Buffer.alloc(end - start);
