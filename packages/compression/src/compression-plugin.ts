@@ -560,7 +560,12 @@ function checkShortenedInPlace(strategy: string, before: Items, after: Items, ef
 
 function reportOf(session: Session): CompressionReport {
   const budget = session.budget;
-  return {
+  // savings is made on first read: at a long history's budget it holds thousands of entries, which a
+  // loop that reads only records would otherwise make, keep until the next turn, and have the
+  // garbage collector copy. An enumerable getter, in its place among the keys, so JSON and deep
+  // equality read it as before.
+  let savings: ItemSaving[] | undefined;
+  const report = {
     budget,
     usageBefore: session.usageBefore,
     usageAfter: session.usage,
@@ -570,10 +575,17 @@ function reportOf(session: Session): CompressionReport {
     goal: session.goal,
     ran: session.applied.length > 0 || session.records.length > 0 || session.strategies.some((strategy) => strategy.itemsAffected > 0),
     strategies: [...session.strategies],
-    savings: savingsOf(session),
+    savings: undefined as unknown as ReadonlyArray<ItemSaving>,
     appliedSummaries: [...session.applied],
     skippedSummaries: [...session.skipped],
     records: [...session.records],
     summarizer: session.summarizer,
   };
+  // The parts are read up to the lengths they had now, so reading later gives what this build saved.
+  const parts = session.savingParts.slice();
+  return Object.defineProperty(report, "savings", {
+    get: () => (savings ??= savingsOf({ savingParts: parts })),
+    enumerable: true,
+    configurable: true,
+  });
 }

@@ -42,7 +42,7 @@ export function sessionOf(context: StageContext): Session | undefined {
 
 
 /** The session's savings, in chain order, as one new array. */
-export function savingsOf(session: Session): ItemSaving[] {
+export function savingsOf(session: Pick<Session, "savingParts">): ItemSaving[] {
   const all: ItemSaving[] = [];
   for (const { savings, length } of session.savingParts) for (let index = 0; index < length; index++) all.push(savings[index]!);
   return all;

@@ -128,6 +128,22 @@ describe("reuse on a history that only grew", () => {
     for (const id of clearedIds(before)) expect(eventOf(after, id)).toBe(eventOf(before, id));
   });
 
+  test("a report's savings read after later builds are its own build's, though the chain's savings grew since", async () => {
+    const strategies = () => [clearToolResults({ keepRecent: 1, clearAtLeast: 0 })];
+    const pipeline = createPipeline({ plugins: [new CompressionPlugin({ strategies: strategies() })] });
+    const items: ItemInput[] = history(30, 300);
+    const options = { tokenizer: wordTokenizer, maxTokens: 9_000 };
+    const first = await pipeline.build(items, options);
+    items.push(...toolTurn(31, 300), ...toolTurn(32, 300));
+    const later = await pipeline.build(items, options);
+    const fresh = await createPipeline({ plugins: [new CompressionPlugin({ strategies: strategies() })] }).build(history(30, 300), options);
+    // Read only now, after the later build made more clears.
+    expect(later.report.compression!.savings.length).toBeGreaterThan(fresh.report.compression!.savings.length);
+    expect(first.report.compression!.savings).toEqual(fresh.report.compression!.savings);
+    expect(JSON.parse(JSON.stringify(first.report.compression))).toEqual(JSON.parse(JSON.stringify(fresh.report.compression)));
+    expect(Object.keys(first.report.compression!)).toEqual(Object.keys(fresh.report.compression!));
+  });
+
   test("truncate-tool-results looks again only at new items and the turns that gained items", async () => {
     const first = parseItems(history(20, 3_000));
     const grown = [...first, ...parseItems([{ id: "u-new", type: "user", text: "one more question" }])];

@@ -24,8 +24,8 @@ export interface AssembleInput {
   readonly inputItems: ReadonlyArray<Item>;
   /** The same items in conversation order, as the first stage received them. */
   readonly orderedItems: ReadonlyArray<Item>;
-  /** Each input item's index in what build() was given. */
-  readonly inputIndexes: ReadonlyArray<number>;
+  /** Each input item's index in what build() was given; undefined when that is its position. */
+  readonly inputIndexes: ReadonlyArray<number> | undefined;
   /** Copies and earlier versions of records, left out before the first stage. */
   readonly setAside: ReadonlyArray<SetAsideRecord>;
   /** What the render stage received. */
@@ -90,7 +90,7 @@ export function assembleReport(input: AssembleInput): AssembledReport {
   const excludedIds: string[] = [];
   const mergedInto = new Map<string, string[]>();
   input.inputItems.forEach((original, position) => {
-    const inputIndex = input.inputIndexes[position]!;
+    const inputIndex = input.inputIndexes === undefined ? position : input.inputIndexes[position]!;
     inputIds.add(original.id);
     const history = events.get(original.id) ?? [];
     const last = history.at(-1);

@@ -3,12 +3,19 @@ import { describe, expect, test } from "vitest";
 import { InvalidInputError } from "../errors/invalid-input-error.js";
 import type { ItemInput } from "../model/item.js";
 import { orderItems } from "../model/order-items.js";
-import { parseInput } from "../model/parse-items.js";
+import { deepFreeze } from "../model/deep-freeze.js";
+import { parseInput, parseItem } from "../model/parse-items.js";
 import { computeTurnGroups } from "../model/turn-groups.js";
 import { adversarialConversations } from "../testing/adversarial-conversations.js";
 import { copiesEditsDates } from "../testing/adversarial/copies-edits-dates.js";
 import type { InputOrder } from "./build-options.js";
 import { InputPreparer } from "./input-preparer.js";
+
+/** What a store's loader hands over: the parsed item, deep-frozen (an invalid one as it is). */
+function frozenItem(input: ItemInput): ItemInput {
+  const parsed = parseItem(input, 0);
+  return deepFreeze(Array.isArray(parsed) ? structuredClone(input) : parsed);
+}
 
 function fromScratch(inputs: ReadonlyArray<ItemInput>, by: InputOrder) {
   const parsed = parseInput(inputs);
@@ -26,11 +33,14 @@ describe("InputPreparer", () => {
         fc.array(fc.option(fc.integer({ min: -2, max: 2 }), { nil: undefined }), { maxLength: 30 }),
         fc.array(fc.nat({ max: 4 }), { maxLength: 8 }),
         fc.constantFrom<InputOrder>("createdAt", "input"),
-        (undated, perturb, dates, steps, by) => {
+        fc.boolean(),
+        (undated, perturb, dates, steps, by, frozen) => {
           const dated = undated.map((item, index) =>
             dates[index] === undefined ? item : { ...item, createdAt: new Date(Date.UTC(2025, 0, 1) + (index + dates[index]! * 2) * 1000).toISOString() },
           );
-          const conversation = perturb(dated);
+          // Frozen: as an agent loop hands over a store's records, each a deep-frozen item (most parse
+          // to themselves), in a new frozen array every build.
+          const conversation = frozen ? perturb(dated).map(frozenItem) : perturb(dated);
           const preparer = new InputPreparer();
           const history: ItemInput[] = [];
           for (const step of [...steps, conversation.length]) {
@@ -43,8 +53,9 @@ describe("InputPreparer", () => {
             }
             let prepared: unknown;
             try {
-              const { items, indexes, setAside, warnings, ordered, turns, order } = preparer.prepare(history, by);
-              prepared = { items, indexes, setAside, warnings, ordered, groups: turns.groups, order };
+              const { items, indexes, setAside, warnings, ordered, turns, order } = preparer.prepare(frozen ? Object.freeze([...history]) : history, by);
+              // No indexes: each item's input index is its position.
+              prepared = { items, indexes: indexes ?? items.map((_, position) => position), setAside, warnings, ordered, groups: turns.groups, order };
             } catch (error) {
               prepared = error;
             }

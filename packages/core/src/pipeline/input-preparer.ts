@@ -8,7 +8,10 @@ import { type TurnGroups, TurnGroupsBuilder } from "../model/turn-groups.js";
 import type { InputOrder } from "./build-options.js";
 import type { OrderReport } from "./build-report.js";
 
-export interface PreparedInput extends ParsedInput {
+export interface PreparedInput extends Omit<ParsedInput, "items" | "indexes"> {
+  readonly items: ReadonlyArray<Item>;
+  /** For each item, the input index of the record it is; undefined when that is its position (nothing set aside). */
+  readonly indexes: ReadonlyArray<number> | undefined;
   /** The items in conversation order. */
   readonly ordered: ReadonlyArray<Item>;
   readonly turns: TurnGroups;
@@ -60,7 +63,9 @@ export class InputPreparer {
     groups.append(ordered, 0);
     let moved = 0;
     for (let index = 0; index < ordered.length; index++) if (ordered[index] !== parsed.items[index]) moved++;
-    const prepared: PreparedInput = { ...parsed, ordered, turns: groups.result(), order: { by: order, moved } };
+    // With nothing set aside, each item's input index is its position: no list of them is made (and
+    // kept for the next build).
+    const prepared: PreparedInput = { ...parsed, indexes: parsed.setAside.length === 0 ? undefined : parsed.indexes, ordered, turns: groups.result(), order: { by: order, moved } };
     const ids = new Set(parsed.items.map((item) => item.id));
     this.#previous = { inputs: inputs.slice(), prepared, ids, inInputOrder: moved === 0, lastTime: lastTimeOf(parsed.items), groups };
     return prepared;
@@ -72,7 +77,6 @@ export class InputPreparer {
     const byDate = previous.prepared.order.by === "createdAt";
     const from = previous.inputs.length;
     const added: Item[] = [];
-    const addedIndexes: number[] = [];
     const warnings: string[] = [];
     const seen = new Set<string>();
     let lastTime = previous.lastTime;
@@ -91,17 +95,18 @@ export class InputPreparer {
       }
       seen.add(item.id);
       added.push(item);
-      addedIndexes.push(index);
     }
     for (const id of seen) previous.ids.add(id);
     const before = previous.prepared;
     const items = before.items.concat(added);
     previous.groups.append(items, before.items.length);
+    // Every new input became an item, in order.
+    const indexes = before.indexes?.concat(added.map((_, offset) => from + offset));
     const prepared: PreparedInput = {
       items,
-      indexes: before.indexes.concat(addedIndexes),
-      setAside: before.setAside.slice(),
-      warnings: before.warnings.concat(warnings),
+      indexes,
+      setAside: before.setAside.length === 0 ? before.setAside : before.setAside.slice(),
+      warnings: warnings.length === 0 ? before.warnings : before.warnings.concat(warnings),
       ordered: items,
       turns: previous.groups.result(),
       order: before.order,

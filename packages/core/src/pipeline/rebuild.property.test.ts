@@ -3,11 +3,19 @@
 // new pipeline gives for the same input, whatever was built before and however the history grew.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { deepFreeze } from "../model/deep-freeze.js";
 import type { ItemInput } from "../model/item.js";
+import { parseItem } from "../model/parse-items.js";
 import { copiesEditsDates } from "../testing/adversarial/copies-edits-dates.js";
 import { adversarialConversations, wordTokenizer } from "../testing/index.js";
 import type { BuildOptions, InputOrder } from "./build-options.js";
 import { createPipeline } from "./pipeline.js";
+
+/** A store's record as the loops hand it over: the parsed item, deep-frozen (an invalid one as it is). */
+function storedItem(item: ItemInput): ItemInput {
+  const parsed = parseItem(item, 0);
+  return deepFreeze(Array.isArray(parsed) ? structuredClone(item) : parsed);
+}
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -36,15 +44,19 @@ describe("rebuilding", () => {
         fc.array(fc.option(fc.integer({ min: -3, max: 3 }), { nil: undefined }), { maxLength: 40 }),
         copiesEditsDates(fc),
         fc.constantFrom<InputOrder | undefined>(undefined, "createdAt", "input"),
-        async (undated, steps, maxTokens, readReportEveryTime, dates, perturb, order) => {
+        fc.boolean(),
+        async (undated, steps, maxTokens, readReportEveryTime, dates, perturb, order, storeLike) => {
           // Some items are dated, a few out of order, so ordering has to move them; some records are
           // stored twice, edited later or carry a createdAt that is not a date, as in real stores.
-          const conversation = perturb(
+          const perturbed = perturb(
             undated.map((item, index) => {
               const shift = dates[index];
               return shift === undefined ? item : { ...item, createdAt: new Date(Date.UTC(2025, 0, 1) + (index + shift * 2) * 1000).toISOString() };
             }),
           );
+          // As an agent loop hands a store's records over: deep-frozen items, in a new frozen array each build.
+          const conversation = storeLike ? perturbed.map(storedItem) : perturbed;
+          const input = (history: ItemInput[]) => (storeLike ? Object.freeze([...history]) : history);
           const options: BuildOptions = { tokenizer: wordTokenizer, system: "Be brief.", ...(maxTokens === undefined ? {} : { maxTokens }), ...(order === undefined ? {} : { order }) };
           const reused = createPipeline();
           // The app's own array, appended to in place as an agent loop does.
@@ -55,14 +67,14 @@ describe("rebuilding", () => {
             history.push(...conversation.slice(position, position + step));
             position += step;
             const fresh = await outcomeOf(() => createPipeline().build([...history], options));
-            if (readReportEveryTime) expect(await outcomeOf(() => reused.build(history, options))).toEqual(fresh);
+            if (readReportEveryTime) expect(await outcomeOf(() => reused.build(input(history), options))).toEqual(fresh);
             else {
               // Only the request is read on most turns; the report of the last build must still be whole.
-              const result = await reused.build(history, options).catch(() => undefined);
+              const result = await reused.build(input(history), options).catch(() => undefined);
               if (result !== undefined) expect(result.request).toEqual((fresh as { value: { request: unknown } }).value?.request);
             }
           }
-          expect(await outcomeOf(() => reused.build(history, options))).toEqual(await outcomeOf(() => createPipeline().build([...history], options)));
+          expect(await outcomeOf(() => reused.build(input(history), options))).toEqual(await outcomeOf(() => createPipeline().build([...history], options)));
         },
       ),
       { numRuns: 150 },
