@@ -33,7 +33,7 @@ export const NOT_COMPARED: CacheReport = Object.freeze({ compared: false, breaks
 
 /** Tokens of all of a prefix's parts. */
 function totalTokens(tokens: RequestPrefixTokens): number {
-  return tokens.tools + tokens.system + (tokens.messagesBefore.at(-1) ?? 0);
+  return tokens.tools + tokens.system + (tokens.messagesBefore[tokens.messagesBefore.length - 1] ?? 0);
 }
 
 /** Tokens of the previous request a cache can reuse: whole parts up to the first that differs. */

@@ -66,6 +66,22 @@ describe("InputPreparer", () => {
     );
   });
 
+  test("items that are their inputs (stored records parsed before) are extended without a copy of the input, and an in-place edit of the caller's array still starts over", () => {
+    const preparer = new InputPreparer();
+    const history = Array.from({ length: 6 }, (_, index) => frozenItem({ id: `m${index}`, type: index % 2 === 0 ? "user" : "assistant", text: `text ${index}` } as ItemInput));
+    const first = preparer.prepare(history.slice(0, 4), "input");
+    expect(first.items.every((item, index) => item === history[index])).toBe(true);
+    // The history only grew: the same group objects (the append path), whatever the caller's array.
+    const grown = preparer.prepare(history, "input");
+    expect(grown.turns.groups[0]).toBe(first.turns.groups[0]);
+    // The caller's array changed in place (an item replaced by an equal copy): not an append.
+    history[1] = frozenItem({ ...history[1]! });
+    const edited = preparer.prepare(history, "input");
+    expect(edited.turns.groups[0]).not.toBe(grown.turns.groups[0]);
+    expect(edited.items).toEqual(fromScratch(history, "input").items);
+    expect(edited.items[1]).toBe(history[1]);
+  });
+
   test("a bad appended item is refused exactly as in a first build, and the next build starts over", () => {
     const preparer = new InputPreparer();
     const history: ItemInput[] = [{ id: "u1", type: "user", text: "hi" }];

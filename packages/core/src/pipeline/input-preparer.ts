@@ -19,8 +19,12 @@ export interface PreparedInput extends Omit<ParsedInput, "items" | "indexes"> {
 }
 
 interface Previous {
-  /** A copy of the input array: the caller may append to its own array in place. */
+  /**
+   * The input array as it was: the caller may append to its own array in place. The items list when
+   * every item is its input object (an agent loop's stored records, parsed before), else a copy.
+   */
   readonly inputs: ReadonlyArray<ItemInput>;
+  readonly itemsAreInputs: boolean;
   readonly prepared: PreparedInput;
   readonly ids: Set<string>;
   /** Whether ordering left the parsed items as they were, and the last date among them. */
@@ -67,7 +71,8 @@ export class InputPreparer {
     // kept for the next build).
     const prepared: PreparedInput = { ...parsed, indexes: parsed.setAside.length === 0 ? undefined : parsed.indexes, ordered, turns: groups.result(), order: { by: order, moved } };
     const ids = new Set(parsed.items.map((item) => item.id));
-    this.#previous = { inputs: inputs.slice(), prepared, ids, inInputOrder: moved === 0, lastTime: lastTimeOf(parsed.items), groups };
+    const itemsAreInputs = parsed.items.length === inputs.length && parsed.items.every((item, index) => item === inputs[index]);
+    this.#previous = { inputs: itemsAreInputs ? parsed.items : inputs.slice(), itemsAreInputs, prepared, ids, inInputOrder: moved === 0, lastTime: lastTimeOf(parsed.items), groups };
     return prepared;
   }
 
@@ -79,6 +84,7 @@ export class InputPreparer {
     const added: Item[] = [];
     const warnings: string[] = [];
     const seen = new Set<string>();
+    let itemsAreInputs = previous.itemsAreInputs;
     let lastTime = previous.lastTime;
     for (let index = from; index < inputs.length; index++) {
       const item = parseItem(inputs[index] as ItemInput, index);
@@ -95,6 +101,7 @@ export class InputPreparer {
       }
       seen.add(item.id);
       added.push(item);
+      if (item !== inputs[index]) itemsAreInputs = false;
     }
     for (const id of seen) previous.ids.add(id);
     const before = previous.prepared;
@@ -111,7 +118,7 @@ export class InputPreparer {
       turns: previous.groups.result(),
       order: before.order,
     };
-    return { ...previous, inputs: inputs.slice(), prepared, lastTime };
+    return { ...previous, inputs: itemsAreInputs ? items : inputs.slice(), itemsAreInputs, prepared, lastTime };
   }
 }
 

@@ -177,6 +177,10 @@ export interface RequestPrefix {
 export interface RequestPrefixTokens {
   readonly tools: number;
   readonly system: number;
-  /** Running totals: messagesBefore[i] is the tokens of messages[0..i), so it has messages.length + 1 entries. */
-  readonly messagesBefore: ReadonlyArray<number>;
+  /**
+   * Running totals: messagesBefore[i] is the tokens of messages[0..i), so it has messages.length + 1
+   * entries. An array or a typed array (kept until the next build, a Float64Array costs the garbage
+   * collector less).
+   */
+  readonly messagesBefore: ArrayLike<number>;
 }

@@ -11,8 +11,12 @@ export interface RenderedList {
   readonly messages: OpenAIChatMessage[];
   /** Tokens of all the messages, per-message overhead included. */
   readonly tokens: number;
-  /** Running totals: tokensBeforeMessage[i] is the tokens of messages[0..i) (messages.length + 1 entries). */
-  readonly tokensBeforeMessage: ReadonlyArray<number>;
+  /**
+   * Running totals: tokensBeforeMessage[i] is the tokens of messages[0..i) (messages.length + 1
+   * entries). A typed array: the pipeline keeps it until the next build, and the garbage collector
+   * does not copy a typed array's numbers, as it does an array's.
+   */
+  readonly tokensBeforeMessage: Float64Array;
   /** Items that gave no message, with why. */
   readonly dropped: ReadonlyArray<{ readonly item: Item; readonly reason: string }>;
   /** For each item id, the index of its message; built on first read. */
@@ -73,12 +77,12 @@ export class RenderedMessages {
     this.#length = items.length;
     this.#dropped = dropped;
     // The message index is made on first read, from this render's positions (the kept ones change).
-    const positions = messagesBefore.slice();
-    return { messages: messages.slice(), tokens, tokensBeforeMessage: totals.slice(), dropped, messageIndexById: new LazyMap(() => indexById(items, positions)) };
+    const positions = Int32Array.from(messagesBefore);
+    return { messages: messages.slice(), tokens, tokensBeforeMessage: Float64Array.from(totals), dropped, messageIndexById: new LazyMap(() => indexById(items, positions)) };
   }
 }
 
-function indexById(items: Items, messagesBefore: ReadonlyArray<number>): Map<string, number> {
+function indexById(items: Items, messagesBefore: Int32Array): Map<string, number> {
   const index = new Map<string, number>();
   for (let position = 0; position < items.length; position++) {
     if (messagesBefore[position + 1]! > messagesBefore[position]!) index.set(items[position]!.id, messagesBefore[position]!);
