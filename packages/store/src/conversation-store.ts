@@ -29,13 +29,23 @@ export interface ConversationInfo {
   readonly updatedAt?: string;
 }
 
+export interface AppendOptions {
+  /**
+   * Called once the messages are where a load (in any process) finds them, before they are durable:
+   * a caller may load and build meanwhile, and wait for the append before acting on what it built.
+   * A store that cannot tell the two apart (a database commit is both) need not call it. Called at
+   * most once, never after the append rejected before writing.
+   */
+  readonly onWritten?: () => void;
+}
+
 export interface ConversationStore {
   /**
    * Appends one message or several, in order. Resolves once they are durable; all of a batch or none
    * of it is stored. Rejects with StoreInputError (naming the index, id and field) before writing
    * anything when a message is invalid.
    */
-  append(conversationId: string, messages: StoredMessage | ReadonlyArray<StoredMessage>): Promise<void>;
+  append(conversationId: string, messages: StoredMessage | ReadonlyArray<StoredMessage>, options?: AppendOptions): Promise<void>;
   /** Appends summary records (what report.compression.records holds), durable when it resolves. */
   appendSummaries(conversationId: string, records: StoredSummaryRecord | ReadonlyArray<StoredSummaryRecord>): Promise<void>;
   /** Loads a conversation. Rejects with StoreCorruptError naming the file or table and the line or row. */

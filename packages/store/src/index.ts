@@ -1,6 +1,6 @@
 // @ctxpipe/store: where a conversation lives between turns. The JSON-lines store needs no server;
 // the PostgreSQL store (@ctxpipe/store/postgres) serves many processes.
-export type { ConversationInfo, ConversationStore, LoadedConversation, StoreWarning } from "./conversation-store.js";
+export type { AppendOptions, ConversationInfo, ConversationStore, LoadedConversation, StoreWarning } from "./conversation-store.js";
 export { STORE_CLOSED, StoreClosedError } from "./errors/store-closed-error.js";
 export { STORE_CORRUPT, StoreCorruptError } from "./errors/store-corrupt-error.js";
 export { STORE_INPUT_INVALID, type StoreInputIssue, StoreInputError } from "./errors/store-input-error.js";

@@ -76,12 +76,18 @@ export class ChatLoop {
     // Calls a stopped process left without results get them first, so that they stay right after their call.
     const persisted = await settleInterruptedCalls({ log, tools, messages: factory, policy: this.#interruptedToolCalls, signal, events });
     let userMessage: StoredMessage | undefined;
+    let durable: Promise<void> | undefined;
     if (call.userInput !== undefined && call.userInput.trim() !== "") {
       const format = this.#options.formatUserInput ?? formatUserInput;
       userMessage = stampMessage(factory, { role: "user", content: format(call.userInput) });
-      await log.append([userMessage]);
-      persisted.push(userMessage);
-      events.emit({ type: "persisted", message: userMessage });
+      // The loop loads and builds while the message waits for the disk (once a load finds it), and
+      // calls the model only once it is durable (runToolLoop's `writing`).
+      let written!: () => void;
+      const inLog = new Promise<void>((resolve) => {
+        written = resolve;
+      });
+      durable = log.append([userMessage], written);
+      await Promise.race([inLog, durable]);
     }
     // Where the extras go: after the newest message when the call starts (the user's input, if any).
     const history = userMessage !== undefined ? undefined : (await log.load()).messages;
@@ -115,6 +121,7 @@ export class ChatLoop {
       retryTiming: this.#resolved.retryTiming,
       signal,
       persisted,
+      ...(userMessage === undefined || durable === undefined ? {} : { writing: { message: userMessage, durable } }),
       events,
     });
   }

@@ -6,7 +6,8 @@ import { deepFreeze } from "./deep-freeze.js";
 
 export interface ConversationLog {
   readonly conversationId: string | undefined;
-  append(messages: ReadonlyArray<StoredMessage>): Promise<void>;
+  /** Resolves once the messages are durable; `onWritten`, when the store can tell, once a load finds them. */
+  append(messages: ReadonlyArray<StoredMessage>, onWritten?: () => void): Promise<void>;
   appendSummaries(records: ReadonlyArray<StoredSummaryRecord>): Promise<void>;
   load(): Promise<{ messages: ReadonlyArray<StoredMessage>; summaries: ReadonlyArray<StoredSummaryRecord> }>;
   /** Keeps texts a build left out (report.offloaded); a handle already kept stays as it is. */
@@ -56,7 +57,7 @@ export function storeLog(store: ConversationStore, conversationId: string): Conv
     : memoryOffloads();
   return {
     conversationId,
-    append: (messages) => store.append(conversationId, messages),
+    append: (messages, onWritten) => (onWritten === undefined ? store.append(conversationId, messages) : store.append(conversationId, messages, { onWritten })),
     appendSummaries: (records) => store.appendSummaries(conversationId, records),
     load: () => store.load(conversationId),
     ...offloaded,
@@ -73,8 +74,9 @@ export function callLog(): ConversationLog {
   const summaries: StoredSummaryRecord[] = [];
   return {
     conversationId: undefined,
-    append: async (added) => {
+    append: async (added, onWritten) => {
       for (const message of added) messages.push(deepFreeze(structuredClone(message)));
+      onWritten?.();
     },
     appendSummaries: async (added) => {
       summaries.push(...added);

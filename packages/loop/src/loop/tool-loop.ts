@@ -58,8 +58,14 @@ export interface ToolLoopParams {
    * one numbering). Without one, the loop makes one from onText and onEvent.
    */
   readonly events?: LoopEventEmitter;
-  /** Messages persisted before the loop started (the user's input), reported in the result. */
+  /** Messages persisted before the loop started (interrupted calls settled), reported in the result. */
   readonly persisted?: ReadonlyArray<StoredMessage>;
+  /**
+   * A message the caller appended that a load already finds but that may not be durable yet (the
+   * user's input): the first turn loads and builds meanwhile, and waits for it before the "persisted"
+   * event, before calling the model and before returning. An append that failed fails the call.
+   */
+  readonly writing?: { readonly message: StoredMessage; readonly durable: Promise<void> };
 }
 
 function withExtras(items: ItemInput[], extras: ReadonlyArray<ItemInput>, afterId: string | undefined): ItemInput[] {
@@ -130,13 +136,27 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
   // a build names every text it cleared, and handing thousands back each call costs in proportion to the history.
   const storedHandles = log.storedHandles;
 
+  let writing = params.writing;
+  // Reported as persisted once durable, where the caller used to wait for it: before anything built from it is.
+  const settleWriting = async () => {
+    if (writing === undefined) return;
+    const { message, durable } = writing;
+    writing = undefined;
+    await durable;
+    persisted.push(message);
+    events.emit({ type: "persisted", message });
+  };
   const persist = async (message: StoredMessage) => {
     await log.append([message]);
     persisted.push(message);
     loopStartId ??= message.id;
     events.emit({ type: "persisted", message });
   };
-  const end = (status: LoopStatus, error?: LoopResult["error"]): LoopResult => ({
+  const end = async (status: LoopStatus, error?: LoopResult["error"]): Promise<LoopResult> => {
+    await settleWriting();
+    return finished(status, error);
+  };
+  const finished = (status: LoopStatus, error?: LoopResult["error"]): LoopResult => ({
     status,
     text,
     turns,
@@ -148,117 +168,126 @@ export async function runToolLoop(params: ToolLoopParams): Promise<LoopResult> {
     ...loopTokenizerOf(params.pipeline),
   });
 
-  for (let turn = 0; turn < params.maxTurns; ) {
-    if (signal.aborted) return end("aborted");
-    const conversation = await log.load();
-    const setup = await params.setupTurn(conversation.messages);
-    const items = withExtras(importStoredMessages(conversation.messages), params.extras, params.extrasAfterId);
-    const baseCompression = params.buildOptions.compression;
-    const options: BuildOptions = {
-      // The log has a total order (the order it was written in): clocks of several processes must not reorder it.
-      order: "input",
-      ...params.buildOptions,
-      ...setup.options,
-      renderer: model.renderer,
-      ...(model.model === undefined ? {} : { model: model.model }),
-      // The store keeps records as they were appended; the summaries option reads and checks them.
-      summaries: conversation.summaries as ReadonlyArray<SummaryRecordInput>,
-      // Compression inside the loop touches only the history before this call: the current loop is protected.
-      compression: baseCompression === false ? false : { ...baseCompression, ...(loopStartId === undefined ? {} : { loopStartId }) },
-    };
-    // retrieve_context is offered while the conversation has offloaded text. A build that offloads for
-    // the first time is made again with the tool, so the request that goes out lets the model read back.
-    const offerable = canOfferRetrieveContext(setup, retrieveContext);
-    let turnTools = offerable && (await log.hasOffloaded()) ? [...setup.tools, retrieveContext] : setup.tools;
-    let result = await params.pipeline.build(items, { ...options, tools: toolDefinitions(turnTools) });
-    if (offerable && turnTools === setup.tools && result.report.offloaded.length > 0) {
-      turnTools = [...setup.tools, retrieveContext];
-      result = await params.pipeline.build(items, { ...options, tools: toolDefinitions(turnTools) });
-    }
-    lastBuild = result;
-    // Kept before the model sees a marker naming them, so a crash after the call cannot lose them.
-    const offloaded = result.report.offloaded;
-    const fresh = notStoredYet(offloaded, storedHandles);
-    if (fresh.length > 0) {
-      const createdAt = params.messages.now().toISOString();
-      const records: OffloadedRecord[] = fresh.map(({ handle, itemId, text }) => ({ handle, itemId, text, createdAt }));
-      await log.appendOffloaded(records);
-      for (const record of records) storedHandles.add(record.handle);
-      events.emit({ type: "offloaded", offloaded: records.map(({ handle, itemId, text }) => ({ handle, itemId, chars: text.length, createdAt })) });
-    }
-    rememberStored(offloaded, storedHandles);
-    events.emit({ type: "built", turn, result });
-    const records = result.report.compression?.records ?? [];
-    if (records.length > 0) {
-      await log.appendSummaries(records);
-      events.emit({ type: "summarized", records });
-    }
-
-    // Attempts of one model call send the same request: a failed attempt leaves nothing in the log, so
-    // the retry carries neither its error text nor a turn synthesized around it.
-    let reply: ModelReply | undefined;
-    for (let attempt = 1; reply === undefined; attempt++) {
-      try {
-        reply = await model.complete({ request: result.request, signal, onText: (delta) => events.text(delta) });
-      } catch (error) {
-        if (!(error instanceof ModelError)) throw error;
-        if (error.code === "LLM_ABORTED" || signal.aborted) return end("aborted");
-        const delayMs = error.retryable && attempt <= params.maxRetries ? retryDelay(error, attempt, params.retryDelayMs, retryTiming) : undefined;
-        if (delayMs !== undefined) {
-          const repeated = countRepeatedFailures(conversation.messages, error.fingerprint);
-          events.emit({ type: "model-failed", turn, attempt, error, repeated, willRetry: true, delayMs });
-          await retryTiming.sleep(delayMs, signal);
-          if (signal.aborted) return end("aborted");
-          continue;
-        }
-        // The call's final failure is persisted so that the model's next turn and "continue" start from it;
-        // its fingerprint lets the next calls count identical failures from the log.
-        await persist(stampMessage(params.messages, { role: "assistant", content: formatModelFailure(error), partType: "error", errorCode: error.code, [FAILURE_FINGERPRINT_FIELD]: error.fingerprint }));
-        const repeated = countRepeatedFailures((await log.load()).messages, error.fingerprint);
-        events.emit({ type: "model-failed", turn, attempt, error, repeated, willRetry: false });
-        if (repeated >= params.maxRepeatedFailures) return end("failed", new RepeatedFailureError(error, repeated));
-        return end("failed", error);
-      }
-    }
-
-    // The answer arrived, but the caller no longer wants it.
-    if (signal.aborted) return end("aborted");
-    turn++;
-    turns++;
-    text = reply.text;
-    if (reply.usage !== undefined) usage = { inputTokens: usage.inputTokens + reply.usage.inputTokens, outputTokens: usage.outputTokens + reply.usage.outputTokens };
-    // The provider's count of this very request: an approximate tokenizer learns from it for the next build.
-    tokenEstimate = learnFromUsage(params.pipeline, result, reply.usage) ?? tokenEstimate;
-    events.emit({ type: "replied", turn: turn - 1, reply });
-    const toolCalls = toStoredToolCalls(reply);
-    await persist(
-      stampMessage(params.messages, {
-        ...storedExtra(reply),
-        role: "assistant",
-        content: reply.text === "" && toolCalls.length > 0 ? null : reply.text,
-        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-      }),
-    );
-    if (reply.toolCalls.length === 0) return end("completed");
-
-    const tools = new Map(turnTools.map((tool) => [tool.name, tool]));
-    for (const call of reply.toolCalls) {
-      // Results not persisted before an abort are synthesized by the next build's repair stage.
+  try {
+    for (let turn = 0; turn < params.maxTurns; ) {
       if (signal.aborted) return end("aborted");
-      const outcome = await runToolCall(call, tools, { conversationId: log.conversationId, signal });
+      const conversation = await log.load();
+      const setup = await params.setupTurn(conversation.messages);
+      const items = withExtras(importStoredMessages(conversation.messages), params.extras, params.extrasAfterId);
+      const baseCompression = params.buildOptions.compression;
+      const options: BuildOptions = {
+        // The log has a total order (the order it was written in): clocks of several processes must not reorder it.
+        order: "input",
+        ...params.buildOptions,
+        ...setup.options,
+        renderer: model.renderer,
+        ...(model.model === undefined ? {} : { model: model.model }),
+        // The store keeps records as they were appended; the summaries option reads and checks them.
+        summaries: conversation.summaries as ReadonlyArray<SummaryRecordInput>,
+        // Compression inside the loop touches only the history before this call: the current loop is protected.
+        compression: baseCompression === false ? false : { ...baseCompression, ...(loopStartId === undefined ? {} : { loopStartId }) },
+      };
+      // retrieve_context is offered while the conversation has offloaded text. A build that offloads for
+      // the first time is made again with the tool, so the request that goes out lets the model read back.
+      const offerable = canOfferRetrieveContext(setup, retrieveContext);
+      let turnTools = offerable && (await log.hasOffloaded()) ? [...setup.tools, retrieveContext] : setup.tools;
+      let result = await params.pipeline.build(items, { ...options, tools: toolDefinitions(turnTools) });
+      if (offerable && turnTools === setup.tools && result.report.offloaded.length > 0) {
+        turnTools = [...setup.tools, retrieveContext];
+        result = await params.pipeline.build(items, { ...options, tools: toolDefinitions(turnTools) });
+      }
+      lastBuild = result;
+      // Built while the caller's message was on its way to the disk: nothing goes out before it is durable.
+      await settleWriting();
+      if (signal.aborted) return end("aborted");
+      // Kept before the model sees a marker naming them, so a crash after the call cannot lose them.
+      const offloaded = result.report.offloaded;
+      const fresh = notStoredYet(offloaded, storedHandles);
+      if (fresh.length > 0) {
+        const createdAt = params.messages.now().toISOString();
+        const records: OffloadedRecord[] = fresh.map(({ handle, itemId, text }) => ({ handle, itemId, text, createdAt }));
+        await log.appendOffloaded(records);
+        for (const record of records) storedHandles.add(record.handle);
+        events.emit({ type: "offloaded", offloaded: records.map(({ handle, itemId, text }) => ({ handle, itemId, chars: text.length, createdAt })) });
+      }
+      rememberStored(offloaded, storedHandles);
+      events.emit({ type: "built", turn, result });
+      const records = result.report.compression?.records ?? [];
+      if (records.length > 0) {
+        await log.appendSummaries(records);
+        events.emit({ type: "summarized", records });
+      }
+
+      // Attempts of one model call send the same request: a failed attempt leaves nothing in the log, so
+      // the retry carries neither its error text nor a turn synthesized around it.
+      let reply: ModelReply | undefined;
+      for (let attempt = 1; reply === undefined; attempt++) {
+        try {
+          reply = await model.complete({ request: result.request, signal, onText: (delta) => events.text(delta) });
+        } catch (error) {
+          if (!(error instanceof ModelError)) throw error;
+          if (error.code === "LLM_ABORTED" || signal.aborted) return end("aborted");
+          const delayMs = error.retryable && attempt <= params.maxRetries ? retryDelay(error, attempt, params.retryDelayMs, retryTiming) : undefined;
+          if (delayMs !== undefined) {
+            const repeated = countRepeatedFailures(conversation.messages, error.fingerprint);
+            events.emit({ type: "model-failed", turn, attempt, error, repeated, willRetry: true, delayMs });
+            await retryTiming.sleep(delayMs, signal);
+            if (signal.aborted) return end("aborted");
+            continue;
+          }
+          // The call's final failure is persisted so that the model's next turn and "continue" start from it;
+          // its fingerprint lets the next calls count identical failures from the log.
+          await persist(stampMessage(params.messages, { role: "assistant", content: formatModelFailure(error), partType: "error", errorCode: error.code, [FAILURE_FINGERPRINT_FIELD]: error.fingerprint }));
+          const repeated = countRepeatedFailures((await log.load()).messages, error.fingerprint);
+          events.emit({ type: "model-failed", turn, attempt, error, repeated, willRetry: false });
+          if (repeated >= params.maxRepeatedFailures) return end("failed", new RepeatedFailureError(error, repeated));
+          return end("failed", error);
+        }
+      }
+
+      // The answer arrived, but the caller no longer wants it.
+      if (signal.aborted) return end("aborted");
+      turn++;
+      turns++;
+      text = reply.text;
+      if (reply.usage !== undefined) usage = { inputTokens: usage.inputTokens + reply.usage.inputTokens, outputTokens: usage.outputTokens + reply.usage.outputTokens };
+      // The provider's count of this very request: an approximate tokenizer learns from it for the next build.
+      tokenEstimate = learnFromUsage(params.pipeline, result, reply.usage) ?? tokenEstimate;
+      events.emit({ type: "replied", turn: turn - 1, reply });
+      const toolCalls = toStoredToolCalls(reply);
       await persist(
         stampMessage(params.messages, {
-          role: "tool",
-          content: outcome.content,
-          tool_call_id: call.id,
-          toolName: call.name,
-          duration: outcome.durationMs,
-          partType: "tool_result",
-          ...(outcome.isError ? { is_error: true } : {}),
+          ...storedExtra(reply),
+          role: "assistant",
+          content: reply.text === "" && toolCalls.length > 0 ? null : reply.text,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
         }),
       );
-      events.emit({ type: "tool-ran", call, content: outcome.content, isError: outcome.isError, durationMs: outcome.durationMs });
+      if (reply.toolCalls.length === 0) return end("completed");
+
+      const tools = new Map(turnTools.map((tool) => [tool.name, tool]));
+      for (const call of reply.toolCalls) {
+        // Results not persisted before an abort are synthesized by the next build's repair stage.
+        if (signal.aborted) return end("aborted");
+        const outcome = await runToolCall(call, tools, { conversationId: log.conversationId, signal });
+        await persist(
+          stampMessage(params.messages, {
+            role: "tool",
+            content: outcome.content,
+            tool_call_id: call.id,
+            toolName: call.name,
+            duration: outcome.durationMs,
+            partType: "tool_result",
+            ...(outcome.isError ? { is_error: true } : {}),
+          }),
+        );
+        events.emit({ type: "tool-ran", call, content: outcome.content, isError: outcome.isError, durationMs: outcome.durationMs });
+      }
     }
+    return end("max-turns");
+  } catch (error) {
+    // The caller's message may still be on its way to the disk: its own failure comes first.
+    await settleWriting();
+    throw error;
   }
-  return end("max-turns");
 }

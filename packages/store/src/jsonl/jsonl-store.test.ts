@@ -96,3 +96,50 @@ test("appends after close are refused", async () => {
   await store.close();
   await expect(store.append("c", { id: "1", role: "user", content: "x" })).rejects.toMatchObject({ code: "STORE_CLOSED" });
 });
+
+test("onWritten is called once the messages are in the log, before the append resolves: a load from then on finds them", async () => {
+  const directory = await temporaryDirectory();
+  const store = new JsonlStore({ directory });
+  const other = new JsonlStore({ directory });
+  await store.append("c", { id: "m1", role: "user", content: "hi" });
+  const steps: string[] = [];
+  let loadedInOnWritten: Promise<ReadonlyArray<string>> | undefined;
+  const appended = store
+    .append("c", [{ id: "m2", role: "assistant", content: "hello" }], {
+      onWritten: () => {
+        steps.push("written");
+        // Another store (another process, as far as the file goes) loads while the fsync runs.
+        loadedInOnWritten = other.load("c").then((loaded) => loaded.messages.map((message) => message.id));
+      },
+    })
+    .then(() => steps.push("resolved"));
+  await appended;
+  expect(steps).toEqual(["written", "resolved"]);
+  expect(await loadedInOnWritten).toEqual(["m1", "m2"]);
+});
+
+test("appends given together share a write, and each one's onWritten is called; an invalid append never calls it", async () => {
+  const store = new JsonlStore({ directory: await temporaryDirectory(), durability: "none" });
+  const written: string[] = [];
+  await Promise.all(["a", "b", "c"].map((id) => store.append("c", { id, role: "user", content: id }, { onWritten: () => written.push(id) })));
+  expect(written).toEqual(["a", "b", "c"]);
+  await expect(store.append("c", { id: "", role: "user", content: "x" }, { onWritten: () => written.push("invalid") })).rejects.toThrow(/id/);
+  // A callback that throws is the caller's: the append is stored and resolves all the same.
+  await store.append("c", { id: "d", role: "user", content: "d" }, { onWritten: () => { throw new Error("the caller's own bug"); } });
+  expect(written).toEqual(["a", "b", "c"]);
+  expect((await store.load("c")).messages.map((message) => message.id)).toEqual(["a", "b", "c", "d"]);
+});
+
+test("a load waits for this store's appends to be in the log, not for their fsync", async () => {
+  const store = new JsonlStore({ directory: await temporaryDirectory() });
+  await store.append("c", { id: "m1", role: "user", content: "hi" });
+  const order: string[] = [];
+  const appended = store.append("c", { id: "m2", role: "assistant", content: "hello" }).then(() => order.push("durable"));
+  const loaded = store.load("c").then((conversation) => {
+    order.push("loaded");
+    return conversation.messages.map((message) => message.id);
+  });
+  expect(await loaded).toEqual(["m1", "m2"]);
+  await appended;
+  expect(order).toEqual(["loaded", "durable"]);
+});

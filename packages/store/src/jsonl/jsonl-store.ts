@@ -6,7 +6,7 @@ import { StoreClosedError } from "../errors/store-closed-error.js";
 import { mkdir, readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import type { ConversationInfo, ConversationStore, LoadedConversation, StoreWarning } from "../conversation-store.js";
+import type { AppendOptions, ConversationInfo, ConversationStore, LoadedConversation, StoreWarning } from "../conversation-store.js";
 import type { OffloadedInfo, OffloadedRecord } from "../offloaded-record.js";
 import type { StoredMessage, StoredSummaryRecord } from "../stored-message.js";
 import type { TokenCountRecord } from "../token-count-record.js";
@@ -96,8 +96,9 @@ export class JsonlStore implements ConversationStore {
     });
   }
 
-  append(conversationId: string, messages: StoredMessage | ReadonlyArray<StoredMessage>): Promise<void> {
-    return this.#append(conversationId, "message", () => validateMessages(conversationId, messages));
+  /** Resolves once the lines are durable (with `durability: "fsync"`); `options.onWritten` is called once they are in the file, before the fsync. */
+  append(conversationId: string, messages: StoredMessage | ReadonlyArray<StoredMessage>, options?: AppendOptions): Promise<void> {
+    return this.#append(conversationId, "message", () => validateMessages(conversationId, messages), options?.onWritten);
   }
 
   appendSummaries(conversationId: string, records: StoredSummaryRecord | ReadonlyArray<StoredSummaryRecord>): Promise<void> {
@@ -164,8 +165,9 @@ export class JsonlStore implements ConversationStore {
   async load(conversationId: string): Promise<LoadedConversation> {
     validateConversationId(conversationId);
     const target = this.#target(conversationId);
-    // Appends this store accepted before the load are part of what it loads.
-    await this.#writer.idle(target.logPath);
+    // Appends this store accepted before the load are part of what it loads: once in the file, not
+    // necessarily durable yet (an agent loop builds from the user's message while it is fsynced).
+    await this.#writer.written(target.logPath);
     return (await this.#reader.read(target.logPath, conversationId)).conversation;
   }
 
@@ -197,14 +199,14 @@ export class JsonlStore implements ConversationStore {
     await Promise.all([this.#writer.idle(), this.#countWriter.idle()]);
   }
 
-  #append(conversationId: string, kind: "message" | "summary", validate: () => ReadonlyArray<object>): Promise<void> {
+  #append(conversationId: string, kind: "message" | "summary", validate: () => ReadonlyArray<object>, onWritten?: () => void): Promise<void> {
     try {
       if (this.#closed) throw new StoreClosedError(`The store in ${this.directory}`);
       validateConversationId(conversationId);
       const records = validate();
       if (records.length === 0) return Promise.resolve();
       // Serialized now: a caller changing its objects after append cannot change what is written.
-      return this.#writer.append(this.#target(conversationId), encodeRecordLines(kind, records));
+      return this.#writer.append(this.#target(conversationId), encodeRecordLines(kind, records), onWritten);
     } catch (error) {
       return Promise.reject(error);
     }
