@@ -68,3 +68,17 @@ test("the token-count log's lock left by a dead process is taken over by the nex
   expect(warnings).toStrictEqual([{ message: expect.stringContaining("process 999999999"), location: countsLock }]);
   expect(await readdir(join(directory, ".locks"))).toStrictEqual([]);
 });
+
+test("a process's first write in a directory removes what dead processes left beside any lock there, with no lock to take over", async () => {
+  await mkdir(join(directory, ".locks"), { recursive: true });
+  // A takeover killed after renaming a dead lock aside, and a process killed while taking a lock, for
+  // other conversations' locks; and a live process's temporary file, which stays.
+  const dead = ["other.jsonl.lock.999999999-0abc.stale", "other.jsonl.offloaded.lock.999999998-1def.tmp"];
+  const live = `other.jsonl.lock.${process.pid}-2abc.tmp`;
+  for (const name of [...dead, live]) await writeFile(join(directory, ".locks", name), "999999999 0123456789ab 0abc\n");
+  const warnings: StoreWarning[] = [];
+  const store = new JsonlStore({ directory, onWarning: (warning) => warnings.push(warning) });
+  await store.append("c", message("1"));
+  expect(await readdir(join(directory, ".locks"))).toStrictEqual([live]);
+  expect(warnings).toStrictEqual([]);
+});

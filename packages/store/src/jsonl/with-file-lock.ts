@@ -17,6 +17,8 @@ import { StoreLockTimeoutError } from "./store-lock-timeout-error.js";
 /** Tells this process's locks from those of an earlier process that had the same pid (containers). */
 const PROCESS_TOKEN = randomBytes(6).toString("hex");
 const MAX_BACKOFF_MS = 25;
+/** Lock directories this process has swept of dead processes' leftovers since it started. */
+const swept = new Set<string>();
 
 export interface FileLockOptions {
   readonly timeoutMs: number;
@@ -27,6 +29,14 @@ export interface FileLockOptions {
 export async function withFileLock<T>(lockPath: string, options: FileLockOptions, body: () => Promise<T>): Promise<T> {
   const content = await acquire(lockPath, options);
   try {
+    // The first time this process holds a lock in a directory, it removes what processes killed
+    // mid-way left there (a takeover's renamed lock, a temporary file): otherwise only the next
+    // takeover of that very lock would.
+    const directory = dirname(lockPath);
+    if (!swept.has(directory)) {
+      swept.add(directory);
+      await removeLeftovers(directory);
+    }
     return await body();
   } finally {
     await release(lockPath, content);
@@ -102,18 +112,21 @@ async function takeOver(lockPath: string, staleContent: string, nonce: string, o
     await link(aside, lockPath).catch(() => undefined);
   } else {
     options.onTakeover?.(ownerPid(staleContent));
-    await removeLeftovers(lockPath);
+    await removeLeftovers(dirname(lockPath), basename(lockPath));
   }
   await unlink(aside).catch(() => undefined);
 }
 
-/** Temporary files of processes that died between writing one and removing it ("<lock>.<pid>-<nonce>.tmp"). */
-async function removeLeftovers(lockPath: string): Promise<void> {
-  const prefix = `${basename(lockPath)}.`;
-  const names = await readdir(dirname(lockPath)).catch(() => []);
+/**
+ * Temporary files ("<lock>.<pid>-<nonce>.tmp") and renamed locks ("….stale") of processes that died
+ * before removing them: those of one lock, or of every lock in the directory.
+ */
+async function removeLeftovers(directory: string, lockName?: string): Promise<void> {
+  const names = await readdir(directory).catch(() => []);
   for (const name of names) {
-    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.(tmp|stale)$/.exec(name.slice(prefix.length)) : null;
-    if (match !== null && !pidIsRunning(Number(match[1]))) await unlink(join(dirname(lockPath), name)).catch(() => undefined);
+    const match = /^(.+)\.(\d+)-[0-9a-f]+\.(tmp|stale)$/.exec(name);
+    if (match === null || (lockName !== undefined && match[1] !== lockName)) continue;
+    if (!pidIsRunning(Number(match[2]))) await unlink(join(directory, name)).catch(() => undefined);
   }
 }
 
