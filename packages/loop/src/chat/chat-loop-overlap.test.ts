@@ -5,7 +5,6 @@ import type { AppendOptions, ConversationStore, StoredMessage } from "@ctxpipe/s
 import { describe, expect, it } from "vitest";
 import { counterIds, fixedClock, tempStore } from "../__fixtures__/loop-fixtures.js";
 import type { LoopEvent } from "../loop/loop-events.js";
-import type { ModelAdapter } from "../model/model-adapter.js";
 import { scriptedModel } from "../model/scripted-model.js";
 import { ChatLoop } from "./chat-loop.js";
 
@@ -43,9 +42,13 @@ async function loadedAfterWritten(steps: string[]): Promise<void> {
 }
 
 /** Calls the scripted model, noting when. */
-function notingModel(steps: string[]): ModelAdapter {
+function notingModel(steps: string[]) {
   const model = scriptedModel([{ text: "Hello." }]);
-  return { ...model, complete: (request) => (steps.push("model"), model.complete(request)) };
+  const complete: typeof model.complete = (call) => {
+    steps.push("model");
+    return model.complete(call);
+  };
+  return { ...model, complete };
 }
 
 describe("ChatLoop: the user's message on its way to the disk", () => {
