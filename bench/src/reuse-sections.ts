@@ -15,6 +15,7 @@ import { benchLoopOptions } from "./bench-loop-options.js";
 import { freshProcessTurn } from "./fresh-process-benchmark.js";
 import type { FreshProcessTask } from "./fresh-process-turn.js";
 import { type LibraryVariant, libraryTurnBenchmark } from "./library-turn-benchmark.js";
+import { libraryTurnInChild } from "./library-turn-in-child.js";
 import { type LoopVariant, loopSendBenchmark } from "./loop-send-benchmark.js";
 import { formatMilliseconds } from "./measure.js";
 import { formatMegabytes } from "./peak-rss.js";
@@ -24,6 +25,9 @@ import { storeReloadBenchmark } from "./store-reload-benchmark.js";
 import { type TrimMessagesTurns, trimMessagesTurns } from "./trim-messages-turns.js";
 import { formatTimesFaster, type TurnFigures, turnFigures } from "./turn-figures.js";
 import { type TurnSubject, turnSubject } from "./turn-subject.js";
+
+/** A young generation of 64 MB semi-spaces (Node's default on 64-bit is 16 MB). */
+const SEMI_SPACE_FLAG = "--max-semi-space-size=64";
 
 export interface ReuseSectionsOptions {
   readonly log: (line: string) => void;
@@ -121,6 +125,18 @@ export class ReuseSections {
               } else this.#log(`     the cut never moved in these ${figures.turns.runs} turns, nor in ${number(1_000)} more`);
               if (figures.sameAsNewPipeline === false) this.#log("     DIFFERENT from a new pipeline on the last turn's items: reuse changed the result");
             }
+          } catch (error) {
+            this.#failed(label, error);
+          }
+        }
+        if (compression && messages === this.#large) {
+          // The same row in a child process whose young generation is larger: fewer scavenges, each of
+          // which copies the lists a build keeps for the next one.
+          const label = `   the same, node ${SEMI_SPACE_FLAG} (a child process)`;
+          try {
+            const figures = await libraryTurnInChild({ messages, turns: this.#turns, compression, budgetMs: 60_000 }, [SEMI_SPACE_FLAG]);
+            this.#row(label, figures.turns, peer, figures.rss);
+            if (figures.sameAsNewPipeline === false) this.#log("     DIFFERENT from a new pipeline on the last turn's items: reuse changed the result");
           } catch (error) {
             this.#failed(label, error);
           }
