@@ -10,6 +10,7 @@ import { contentHandle, type DecisionBatch, type DecisionBatchEntry, type Item, 
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
 import { startsWith } from "../list-index.js";
+import { frozenReplacement } from "./frozen-replacement.js";
 import { placeholderFiller } from "./placeholder-filler.js";
 import { originalHandleOf, originalTextOf } from "./truncate-tool-results.js";
 
@@ -59,7 +60,7 @@ function handleOf(item: ItemOf<"tool-result">): string {
 function placeholderOf(item: ItemOf<"tool-result">, text: string): ItemOf<"tool-result"> {
   const known = placeholders.get(item);
   if (known !== undefined && known.text === text) return known.item;
-  const cleared = Object.freeze({ ...item, output: text }) as ItemOf<"tool-result">;
+  const cleared = frozenReplacement(item, { output: text });
   placeholders.set(item, { text, item: cleared });
   return cleared;
 }

@@ -8,6 +8,7 @@ import { cutMiddle, type Item, type Items, isPinned, type Tokenizer, type TurnGr
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
 import { startsWith } from "../list-index.js";
+import { frozenReplacement } from "./frozen-replacement.js";
 
 /** The per-result cap's default: a quarter of the budget, at most this many tokens. */
 export const DEFAULT_MAX_TOKENS_PER_RESULT = 8000;
@@ -109,7 +110,7 @@ export function truncateToolResults(settings: Omit<TruncateToolResultsSettings, 
     // A result's text is all the build counts of it: its count (kept by the build) is not made again.
     const textTokens = item.type === "tool-result" ? { textTokens: countTokens(item) } : {};
     const { text: kept, cut } = cutMiddle(text, { maxTokens, tokenizer, headShare: options.headShare, ...textTokens });
-    const truncated = cut === undefined ? null : { item: Object.freeze(withText(item, kept)), cut, cap: maxTokens };
+    const truncated = cut === undefined ? null : { item: withText(item, kept), cut, cap: maxTokens };
     if (truncated !== null) originals.set(truncated.item, { text, handle: truncated.cut.handle });
     cuts.set(key, truncated);
     return truncated ?? undefined;
@@ -219,6 +220,7 @@ function textOf(item: Item): string | undefined {
   return TEXT_TYPES.has(item.type) && "text" in item ? item.text : undefined;
 }
 
+/** The item with its text cut: deep-frozen, so the check after the compress tap keeps it as it is. */
 function withText(item: Item, text: string): Item {
-  return item.type === "tool-result" ? { ...item, output: text } : ({ ...item, text } as Item);
+  return item.type === "tool-result" ? frozenReplacement(item, { output: text }) : frozenReplacement(item, { text } as Partial<Item>);
 }
