@@ -108,7 +108,9 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
   if (prior !== undefined && reusedCount === order.replaced.length && reusedCount === prior.replacedIds.size) replacedIds = prior.replacedIds;
   else {
     const ids = new Set<string>();
-    for (const [position] of order.replaced) ids.add(parse(position).id);
+    // Pairs are read by index, not destructured: a destructuring per pair makes an iterator, and a
+    // chain's thousands of cleared results are replaced on every build.
+    for (let index = 0; index < order.replaced.length; index++) ids.add(parse(order.replaced[index]![0]).id);
     replacedIds = ids;
   }
   memo.patched(...originalsOf(returned, accepted, order));
@@ -118,8 +120,8 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     // decisions for those ids only (a window's run of thousands of drops is not made into a set).
     const wanted = new Set<string>(addedIds);
     for (let index = matched; index < order.replaced.length; index++) {
-      const [position, at] = order.replaced[index]!;
-      if (accepted[position] !== before[at]) wanted.add(accepted[position]!.id);
+      const pair = order.replaced[index]!;
+      if (accepted[pair[0]] !== before[pair[1]]) wanted.add(accepted[pair[0]]!.id);
     }
     const touched = touchedAmong(internal, wanted);
     for (const position of order.inserted) {
@@ -130,9 +132,9 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     }
     // A replacement the tap said nothing about is a change all the same (as the full check records it).
     for (let index = matched; index < order.replaced.length; index++) {
-      const [position, at] = order.replaced[index]!;
-      const item = accepted[position]!;
-      if (item !== before[at] && !touched.has(item.id)) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
+      const pair = order.replaced[index]!;
+      const item = accepted[pair[0]]!;
+      if (item !== before[pair[1]] && !touched.has(item.id)) internal.record(item.id, "repaired", `changed by ${plugin} without a recorded reason`);
     }
     memo.keep({ items: accepted, replacedIds });
     return accepted;
@@ -151,7 +153,8 @@ function originalsOf(returned: ReadonlyArray<unknown>, accepted: Items, order: I
     positions.push(position);
     objects.push(returned[position]);
   };
-  for (const [position] of replaced) {
+  for (let index = 0; index < replaced.length; index++) {
+    const position = replaced[index]![0];
     while (next < inserted.length && inserted[next]! < position) note(inserted[next++]!);
     note(position);
   }

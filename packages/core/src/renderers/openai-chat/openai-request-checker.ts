@@ -78,6 +78,11 @@ export class OpenAIRequestChecker {
  */
 class CallIdIndex {
   #firstAt = new Map<string, number>();
+  /**
+   * The ids of #firstAt in the order of their indexes (the map is filled in that order): the ids at
+   * or after a resume point are the last ones, taken off without reading the others.
+   */
+  #ids: string[] = [];
   /** Messages indexed: messages[0..upTo). */
   #upTo = 0;
 
@@ -105,14 +110,17 @@ class CallIdIndex {
       }
     }
     for (const [id, index] of inStretch) firstAt.set(id, index);
+    // Ids before the stretch, then the stretch's (in their order there): indexes in order.
     this.#firstAt = firstAt;
+    this.#ids = [...firstAt.keys()];
     this.#upTo = end;
     return inStretch;
   }
 
   before(request: unknown, from: number): ReadonlyMap<string, number> {
     if (from < this.#upTo) {
-      for (const [id, index] of this.#firstAt) if (index >= from) this.#firstAt.delete(id);
+      const ids = this.#ids;
+      while (ids.length > 0 && this.#firstAt.get(ids[ids.length - 1]!)! >= from) this.#firstAt.delete(ids.pop()!);
       this.#upTo = from;
     }
     this.indexTo(request, from);
@@ -124,7 +132,11 @@ class CallIdIndex {
     for (let index = this.#upTo; index < end; index++) {
       const message = messageViewAt(request, index);
       if (message?.role !== "assistant") continue;
-      for (const call of message.calls) if (call.id !== undefined && !this.#firstAt.has(call.id)) this.#firstAt.set(call.id, index);
+      for (const call of message.calls) {
+        if (call.id === undefined || this.#firstAt.has(call.id)) continue;
+        this.#firstAt.set(call.id, index);
+        this.#ids.push(call.id);
+      }
     }
     this.#upTo = Math.max(this.#upTo, end);
   }
