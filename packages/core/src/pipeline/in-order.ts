@@ -2,8 +2,10 @@
 // items it left out, added or replaced. Told apart in one walk over both lists; the walk is kept per
 // tap and lane, so a rebuild whose lists start as last build's did walks only past what they share.
 import type { Items } from "./pipeline-hooks.js";
-import { sharedPrefixLength } from "./input-preparer.js";
+import { sharedPrefixLength } from "./list-lineage.js";
 import { RecordedInOrder } from "./recorded-in-order.js";
+
+const NONE: ReadonlyArray<number> = [];
 
 /** Returned lists that are told apart without a lookup per item allow at most this many new items. */
 const MAX_INSERTED = 16;
@@ -63,6 +65,11 @@ export interface Walked {
   readonly start: number;
   /** The last walk's accepted list, when `start` > 0 and its check passed. */
   readonly prior: Accepted | undefined;
+  /**
+   * Where that list holds a parsed item in the place of what the tap returned (in order): under
+   * `start`, the only positions where it differs from the returned list.
+   */
+  readonly priorPatched: ReadonlyArray<number>;
 }
 
 /**
@@ -89,7 +96,8 @@ export class InOrderMemo {
     const done = walk(before, returned, resumed === undefined ? undefined : { last: last!, ...resumed }, ids);
     this.#last = done;
     if (done === undefined) return undefined;
-    return { order: done.order, copy: done.returned, start: resumed?.start ?? 0, prior: resumed === undefined ? undefined : last!.accepted };
+    const prior = resumed === undefined ? undefined : last!.accepted;
+    return { order: done.order, copy: done.returned, start: resumed?.start ?? 0, prior, priorPatched: prior === undefined ? NONE : (last!.originals?.positions ?? NONE) };
   }
 
   /** The check put parsed items into the last walk's copy at `positions` (in order), where the tap had `objects`. */

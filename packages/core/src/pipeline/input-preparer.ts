@@ -7,6 +7,7 @@ import { dateWarning, type ParsedInput, parseInput, parseItem, RESERVED_ID_PREFI
 import { type TurnGroups, TurnGroupsBuilder } from "../model/turn-groups.js";
 import type { InputOrder } from "./build-options.js";
 import type { OrderReport } from "./build-report.js";
+import { notePrefix } from "./list-lineage.js";
 
 export interface PreparedInput extends Omit<ParsedInput, "items" | "indexes"> {
   readonly items: ReadonlyArray<Item>;
@@ -39,14 +40,6 @@ export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>
   if (next === previous) return true;
   for (let index = 0; index < length; index++) if (next[index] !== previous[index]) return false;
   return true;
-}
-
-/** How many first items the two lists share (the same objects). */
-export function sharedPrefixLength<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>): number {
-  const limit = Math.min(next.length, previous.length);
-  let shared = 0;
-  while (shared < limit && next[shared] === previous[shared]) shared++;
-  return shared;
 }
 
 export class InputPreparer {
@@ -106,6 +99,7 @@ export class InputPreparer {
     for (const id of seen) previous.ids.add(id);
     const before = previous.prepared;
     const items = before.items.concat(added);
+    notePrefix(items, before.items, before.items.length);
     previous.groups.append(items, before.items.length);
     // Every new input became an item, in order.
     const indexes = before.indexes?.concat(added.map((_, offset) => from + offset));

@@ -8,7 +8,7 @@ import type { Item } from "../model/item.js";
 import type { OffloadedText, ReportEvent } from "./build-report.js";
 import { changedIds } from "./changed-ids.js";
 import { eventsIn, type LogSnapshot } from "./event-log.js";
-import { sharedPrefixLength } from "./input-preparer.js";
+import { sharedPrefixLength } from "./list-lineage.js";
 import { type OffloadOutcome, offloadOutcome, sameForOffloading, withheldWarning } from "./withhold-offloaded.js";
 
 export interface OffloadedInput {

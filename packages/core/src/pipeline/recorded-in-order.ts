@@ -6,7 +6,7 @@
 // id again.
 import type { EventRun } from "./event-log.js";
 import type { InOrder } from "./in-order.js";
-import { sharedPrefixLength } from "./input-preparer.js";
+import { sharedPrefixLength } from "./list-lineage.js";
 import type { Items } from "./pipeline-hooks.js";
 
 /** The decisions that take an item out of the list. */

@@ -16,6 +16,7 @@ import type { Tokenizer } from "../spec/tokenizer.js";
 import { internalsOf, type Lane } from "./build-context.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
 import { countBelow, type InOrder, InOrderMemo, type Walked } from "./in-order.js";
+import { notePrefix } from "./list-lineage.js";
 import { REMOVALS } from "./recorded-in-order.js";
 import type { ItemsWaterfallHook, RenderBailHook, RequestValidateSeriesHook, RunnableHooks } from "./create-pipeline-hooks.js";
 import type { ItemsHook, Items, PipelineHooks, RenderHook, RequestValidateHook, TapOptions } from "./pipeline-hooks.js";
@@ -75,7 +76,7 @@ function checkRecordedRemovals(internal: Internals, plugin: string, hook: StageL
 }
 
 function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, before: Items, returned: ReadonlyArray<unknown>, walked: Walked, memo: InOrderMemo): Items {
-  const { order, start, prior } = walked;
+  const { order, start, prior, priorPatched } = walked;
   // Under `start` the returned list holds last build's objects, already parsed when its check passed.
   const reused = prior === undefined ? 0 : start;
   // The walk's own copy of the list (no second one), with last build's parsed items put back where
@@ -83,7 +84,14 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
   const accepted = walked.copy as Item[];
   if (reused > 0) {
     const parsedBefore = prior!.items;
-    for (let position = 0; position < reused; position++) if (accepted[position] !== parsedBefore[position]) accepted[position] = parsedBefore[position]!;
+    // Under `start` the returned list holds what the last one did, and last build's accepted list is
+    // that list with parsed items put in where it was patched: only those places differ.
+    for (let index = 0; index < priorPatched.length && priorPatched[index]! < reused; index++) {
+      const position = priorPatched[index]!;
+      accepted[position] = parsedBefore[position]!;
+    }
+    // The next stages compare this list with the one this check handed them last build: they read only past it.
+    notePrefix(accepted, parsedBefore, reused);
   }
   const parse = (position: number): Item => {
     if (position < reused) return accepted[position]!;

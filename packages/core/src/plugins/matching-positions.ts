@@ -4,7 +4,7 @@
 // stage). The question must depend on the item object alone, never on its neighbours or the build.
 import type { Item } from "../model/item.js";
 import type { Lane } from "../pipeline/build-context.js";
-import { sharedPrefixLength } from "../pipeline/input-preparer.js";
+import { sharedPrefixLength } from "../pipeline/list-lineage.js";
 import type { Items } from "../pipeline/pipeline-hooks.js";
 
 interface Last {

@@ -11,7 +11,8 @@
 // longer starts the list (the budget moved the window), everything is repaired again.
 import type { Item, ItemOf } from "../../model/item.js";
 import type { Items } from "../../pipeline/pipeline-hooks.js";
-import { sharedPrefixLength, startsWith } from "../../pipeline/input-preparer.js";
+import { startsWith } from "../../pipeline/input-preparer.js";
+import { sharedPrefixLength } from "../../pipeline/list-lineage.js";
 import type { DecisionRecorder, StageContext } from "../../pipeline/stage-context.js";
 import { contentHandle } from "../../text/content-handle.js";
 import type { TextCut } from "../../text/text-cut.js";

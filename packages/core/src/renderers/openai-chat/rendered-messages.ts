@@ -2,7 +2,7 @@
 // items (an agent loop's next turn), reuses them with their token counts: a render then costs one
 // comparison per item and the work for the new ones.
 import type { Item } from "../../model/item.js";
-import { sharedPrefixLength } from "../../pipeline/input-preparer.js";
+import { sharedPrefixLength } from "../../pipeline/list-lineage.js";
 import type { Items } from "../../pipeline/pipeline-hooks.js";
 import type { OpenAIChatMessage } from "./openai-chat-request.js";
 

@@ -1,0 +1,110 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import type { ItemInput } from "../model/item.js";
+import { notedPrefix, notePrefix, sharedPrefixLength } from "./list-lineage.js";
+import type { Items, PipelinePlugin } from "./pipeline-hooks.js";
+import { createPipeline } from "./pipeline.js";
+
+/** A list whose index reads are counted. */
+function counted<T>(values: T[]): { list: T[]; reads: () => number } {
+  let reads = 0;
+  const list = new Proxy(values, {
+    get(target, key, receiver) {
+      if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { list, reads: () => reads };
+}
+
+describe("sharedPrefixLength", () => {
+  test("is the number of first items the two lists share, whatever was noted of lists made from each other (property)", () => {
+    const pool = Array.from({ length: 6 }, (_, index) => ({ index }));
+    const listArbitrary = fc.array(fc.nat({ max: 5 }).map((index) => pool[index]!), { maxLength: 12 });
+    fc.assert(
+      fc.property(listArbitrary, fc.array(fc.nat({ max: 5 }).map((index) => pool[index]!), { maxLength: 6 }), fc.nat({ max: 12 }), (previous, tail, kept) => {
+        // A list made from `previous`: its first `kept` items, then others.
+        const shared = Math.min(kept, previous.length);
+        const next = [...previous.slice(0, shared), ...tail];
+        notePrefix(next, previous, shared);
+        let expected = 0;
+        while (expected < Math.min(next.length, previous.length) && next[expected] === previous[expected]) expected++;
+        expect(sharedPrefixLength(next, previous)).toBe(expected);
+        // Nothing was noted of the lists the other way round, or of a copy.
+        expect(sharedPrefixLength(previous, next)).toBe(expected);
+        expect(sharedPrefixLength(next, previous.slice())).toBe(expected);
+      }),
+    );
+  });
+
+  test("reads only past what was noted of a list made from the other", () => {
+    const objects = Array.from({ length: 1_000 }, (_, index) => ({ index }));
+    const previous = counted(objects.slice());
+    const next = counted([...objects.slice(0, 995), { index: -1 }]);
+    notePrefix(next.list, previous.list, 995);
+    expect(sharedPrefixLength(next.list, previous.list)).toBe(995);
+    // The item at 995 is read in both lists, and nothing before it.
+    expect(next.reads()).toBe(1);
+    expect(previous.reads()).toBe(1);
+    // Between lists that were not made from each other, every shared item is read.
+    const other = counted(objects.slice());
+    expect(sharedPrefixLength(next.list, other.list)).toBe(995);
+    expect(other.reads()).toBe(996);
+  });
+});
+
+describe("the lists stages are handed", () => {
+  const turn = (index: number): ItemInput[] => [
+    { id: `u${index}`, type: "user", text: `question ${index}` },
+    { id: `a${index}`, type: "assistant", text: "", toolCalls: [{ id: `call_${index}`, name: "read", arguments: "{}" }] },
+    { id: `t${index}`, type: "tool-result", callId: `call_${index}`, output: `result ${index}` },
+    { id: `b${index}`, type: "assistant", text: `answer ${index}` },
+  ];
+
+  /** Records the list each stage hook is handed, per build. */
+  function recorder(seen: Map<string, Items[]>): PipelinePlugin {
+    return {
+      name: "recorder",
+      apply({ hooks }) {
+        for (const [label, hook] of [
+          ["compress", hooks.compress],
+          ["filter", hooks.filter],
+          ["repair-orphans", hooks.repairOrphans],
+          ["insert-system", hooks.insertSystem],
+        ] as const) {
+          hook.tap({ name: "recorder", stage: 1_000 }, (items) => {
+            const lists = seen.get(label) ?? [];
+            lists.push(items);
+            seen.set(label, lists);
+            return undefined;
+          });
+        }
+        // A tap that returns a list every build, in order: the check's list is handed to the later stages.
+        hooks.filter.tap({ name: "shaper" }, (items) => items.filter((item) => item.id !== "b1"));
+      },
+    };
+  }
+
+  test("each starts as last build's did, and says so: a later stage reads only the items past that", async () => {
+    const seen = new Map<string, Items[]>();
+    const pipeline = createPipeline({ plugins: [recorder(seen)] });
+    const items: ItemInput[] = [];
+    for (let index = 1; index <= 40; index++) {
+      items.push(...turn(index));
+      await pipeline.build(items, { order: "input", system: "Be brief." });
+    }
+    expect([...seen.keys()].sort()).toEqual(["compress", "filter", "insert-system", "repair-orphans"]);
+    for (const [label, lists] of seen) {
+      for (let build = 2; build < lists.length; build++) {
+        const previous = lists[build - 1]!;
+        const next = lists[build]!;
+        let shared = 0;
+        while (shared < Math.min(next.length, previous.length) && next[shared] === previous[shared]) shared++;
+        // Everything but the last turn's answer (the request ended on it last build), at least.
+        expect(shared, `${label}, build ${build + 1}`).toBeGreaterThan(previous.length - 3);
+        expect(notedPrefix(next, previous), `${label}, build ${build + 1}`).toBeGreaterThan(previous.length - 3);
+        expect(notedPrefix(next, previous)).toBeLessThanOrEqual(shared);
+      }
+    }
+  });
+});
