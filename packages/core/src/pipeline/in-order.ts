@@ -70,6 +70,8 @@ export interface Walked {
    * `start`, the only positions where it differs from the returned list.
    */
   readonly priorPatched: ReadonlyArray<number>;
+  /** How many first positions of the returned list hold the items of `before` at the same places. */
+  readonly sharedWithBefore: number;
 }
 
 /**
@@ -97,7 +99,9 @@ export class InOrderMemo {
     this.#last = done;
     if (done === undefined) return undefined;
     const prior = resumed === undefined ? undefined : last!.accepted;
-    return { order: done.order, copy: done.returned, start: resumed?.start ?? 0, prior, priorPatched: prior === undefined ? NONE : (last!.originals?.positions ?? NONE) };
+    const { inserted, replaced } = done.order;
+    const sharedWithBefore = Math.min(done.leftOutAt[0] ?? returned.length, inserted[0] ?? returned.length, replaced[0]?.[0] ?? returned.length, before.length);
+    return { order: done.order, copy: done.returned, start: resumed?.start ?? 0, prior, priorPatched: prior === undefined ? NONE : (last!.originals?.positions ?? NONE), sharedWithBefore };
   }
 
   /** The check put parsed items into the last walk's copy at `positions` (in order), where the tap had `objects`. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import type { ItemInput } from "../model/item.js";
+import type { Item, ItemInput } from "../model/item.js";
 import { notedPrefix, notePrefix, sharedPrefixLength } from "./list-lineage.js";
 import type { Items, PipelinePlugin } from "./pipeline-hooks.js";
 import { createPipeline } from "./pipeline.js";
@@ -35,6 +35,56 @@ describe("sharedPrefixLength", () => {
         expect(sharedPrefixLength(next, previous.slice())).toBe(expected);
       }),
     );
+  });
+
+  test("is exact over lists made from lists made from others, whatever was noted (property)", () => {
+    const pool = Array.from({ length: 4 }, (_, index) => ({ index }));
+    // Each step makes a list from one or two earlier lists: the first `kept` items of one, then others.
+    const stepArbitrary = fc.record({ from: fc.nat(), also: fc.option(fc.nat(), { nil: undefined }), kept: fc.nat({ max: 10 }), tail: fc.array(fc.nat({ max: 3 }), { maxLength: 4 }) });
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 3 }), { maxLength: 10 }), fc.array(stepArbitrary, { minLength: 1, maxLength: 12 }), (first, steps) => {
+        const lists: Array<Array<{ index: number }>> = [first.map((index) => pool[index]!)];
+        for (const step of steps) {
+          const base = lists[step.from % lists.length]!;
+          const list = [...base.slice(0, step.kept), ...step.tail.map((index) => pool[index]!)];
+          notePrefix(list, base, Math.min(step.kept, base.length));
+          if (step.also !== undefined) {
+            // A second list it was made from: noted with what the two really share.
+            const other = lists[step.also % lists.length]!;
+            let shared = 0;
+            while (shared < Math.min(list.length, other.length) && list[shared] === other[shared]) shared++;
+            notePrefix(list, other, shared);
+          }
+          lists.push(list);
+        }
+        for (const next of lists) {
+          for (const previous of lists) {
+            let expected = 0;
+            while (expected < Math.min(next.length, previous.length) && next[expected] === previous[expected]) expected++;
+            expect(sharedPrefixLength(next, previous)).toBe(expected);
+            expect(notedPrefix(next, previous)).toBeLessThanOrEqual(expected);
+          }
+        }
+      }),
+    );
+  });
+
+  test("knows what two lists made from one list share, and a list made from one made from the other", () => {
+    const objects = Array.from({ length: 100 }, (_, index) => ({ index }));
+    const base = objects.slice(0, 90);
+    const left = [...base.slice(0, 80), { index: -1 }];
+    const right = [...base.slice(0, 85), { index: -2 }];
+    notePrefix(left, base, 80);
+    notePrefix(right, base, 85);
+    expect(notedPrefix(left, right)).toBe(80);
+    expect(notedPrefix(right, left)).toBe(80);
+    // Made from `left`, which was made from `base`: it shares with `base`, and with `right` through it.
+    const grandchild = [...left.slice(0, 70), { index: -3 }];
+    notePrefix(grandchild, left, 70);
+    expect(notedPrefix(grandchild, base)).toBe(70);
+    expect(notedPrefix(grandchild, right)).toBe(70);
+    // Nothing noted between unrelated lists.
+    expect(notedPrefix(left, objects.slice())).toBe(0);
   });
 
   test("reads only past what was noted of a list made from the other", () => {
@@ -81,11 +131,17 @@ describe("the lists stages are handed", () => {
         }
         // A tap that returns a list every build, in order: the check's list is handed to the later stages.
         hooks.filter.tap({ name: "shaper" }, (items) => items.filter((item) => item.id !== "b1"));
+        // One that changes the list every other build (as a repair does while a call waits for its
+        // result): the next stage is handed its list one build and the filter's the next.
+        let build = 0;
+        hooks.repairOrphans.tap({ name: "sometimes" }, (items) => (++build % 2 === 0 ? [...items.slice(0, -1), { id: `note${build}`, type: "user", text: "noted" } as unknown as Item, items.at(-1)!] : undefined));
+        // One that returns the list it was given: the same list is handed on.
+        hooks.repairOrphans.tap({ name: "as-is" }, (items) => items);
       },
     };
   }
 
-  test("each starts as last build's did, and says so: a later stage reads only the items past that", async () => {
+  test("each starts as last build's did, and says so, whichever tap made it: a later stage reads only the items past that", async () => {
     const seen = new Map<string, Items[]>();
     const pipeline = createPipeline({ plugins: [recorder(seen)] });
     const items: ItemInput[] = [];

@@ -76,7 +76,7 @@ function checkRecordedRemovals(internal: Internals, plugin: string, hook: StageL
 }
 
 function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, before: Items, returned: ReadonlyArray<unknown>, walked: Walked, memo: InOrderMemo): Items {
-  const { order, start, prior, priorPatched } = walked;
+  const { order, start, prior, priorPatched, sharedWithBefore } = walked;
   // Under `start` the returned list holds last build's objects, already parsed when its check passed.
   const reused = prior === undefined ? 0 : start;
   // The walk's own copy of the list (no second one), with last build's parsed items put back where
@@ -122,6 +122,8 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     replacedIds = ids;
   }
   memo.patched(...originalsOf(returned, accepted, order));
+  // Up to the first item it left out, added or replaced, the list starts as the one it was given.
+  notePrefix(accepted, before, sharedWithBefore);
   const matched = memo.recorded.accept(internal.log.runsFrom(internal.tapStart), before, order, addedIds, replacedIds, (ids) => internal.recordAll(ids, "dropped", `removed by ${plugin} without a recorded reason`));
   if (matched !== false) {
     // Which of the other added and replaced items the tap said something about: looked up among its
@@ -249,7 +251,8 @@ function itemsHook(hook: ItemsWaterfallHook, label: StageLabel, guard: HookGuard
       } catch (error) {
         throw wrapThrown(tap.name, label, error);
       }
-      if (returned !== undefined) {
+      // The list it was given, returned as it is, is the list kept: nothing to walk or copy.
+      if (returned !== undefined && returned !== items) {
         let memo = memos.get(internal.lane);
         if (memo === undefined) {
           memo = new InOrderMemo();
