@@ -1,7 +1,7 @@
 // What the chain needs to know about a list it hands a strategy (positions by id, turn groups, pinned
 // ids, estimated usage), kept per place in the chain from one build to the next. An agent loop's list
 // is last build's list with a few items appended: only those are looked at again.
-import { estimateItemTokens, isPinned, type Items, type StageContext, type Tokenizer, type TurnGroups, TurnGroupsCache } from "@ctxpipe/core";
+import { estimateItemTokens, isPinned, type Items, notedPrefix, notePrefix, type StageContext, type Tokenizer, type TurnGroups, TurnGroupsCache } from "@ctxpipe/core";
 
 export interface IndexedList {
   readonly items: Items;
@@ -82,14 +82,19 @@ export class ListIndex {
     let summaries = 0;
     let tokens = 0;
     if (items === previous) return { summaries, tokens };
-    for (let index = 0; index < length; index++) {
+    // What the two lists were noted to share is the same objects: the walk starts past it, and notes
+    // how far they are the same for the other walks over them (turn groups, the strategy's effect).
+    let unchanged = length;
+    for (let index = Math.min(notedPrefix(items, previous), length); index < length; index++) {
       const item = items[index]!;
       const before = previous[index]!;
       if (item === before) continue;
       if (item.id !== before.id || isPinned(item) !== isPinned(before)) return undefined;
+      if (unchanged === length) unchanged = index;
       summaries += (item.type === "summary" ? 1 : 0) - (before.type === "summary" ? 1 : 0);
       tokens += estimateItemTokens(item, context) - estimateItemTokens(before, context);
     }
+    notePrefix(items, previous, unchanged);
     return { summaries, tokens };
   }
 }
@@ -101,6 +106,6 @@ export class ListIndex {
 export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>, length = previous.length): boolean {
   if (next.length < length || previous.length < length) return false;
   if (next === previous) return true;
-  for (let index = 0; index < length; index++) if (next[index] !== previous[index]) return false;
+  for (let index = notedPrefix(next, previous); index < length; index++) if (next[index] !== previous[index]) return false;
   return true;
 }

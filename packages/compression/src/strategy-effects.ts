@@ -2,7 +2,7 @@
 // the items they leave alone and mostly repeat last build's work on a list that only grew (the same
 // placeholders for the same results, the same turns dropped), so the items they took out are found
 // by walking the two lists side by side from where last build's walk ended, not by a lookup per item.
-import type { Items, StageContext } from "@ctxpipe/core";
+import { type Items, type StageContext, sharedPrefixLength } from "@ctxpipe/core";
 import type { ItemSaving } from "./compression-report.js";
 
 export interface StrategyEffect {
@@ -52,12 +52,9 @@ export class StrategyEffects {
       // Last build's walk holds up to the first place where its list and this one part (an item
       // replaced by an earlier strategy, the end cut off) or its result and this one part (a result
       // cleared further on, a cut that moved: the window drops from the start).
-      const sharedItems = Math.min(items.length, last.itemsLength);
-      let itemsParted = 0;
-      while (itemsParted < sharedItems && items[itemsParted] === last.items[itemsParted]) itemsParted++;
-      const sharedResult = Math.min(result.length, last.resultLength);
-      let parted = 0;
-      while (parted < sharedResult && result[parted] === last.result[parted]) parted++;
+      // (Read past what the lists were noted to share: the list index walked them side by side first.)
+      const itemsParted = Math.min(sharedPrefixLength(items, last.items), items.length, last.itemsLength);
+      const parted = Math.min(sharedPrefixLength(result, last.result), result.length, last.resultLength);
       // Nothing new on either side: last build's effect as it was.
       if (itemsParted === last.itemsLength && items.length === last.itemsLength && parted === last.resultLength && result.length === last.resultLength) {
         this.#last = { ...last, items, result };

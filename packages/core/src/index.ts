@@ -102,6 +102,7 @@ export type {
   ValidateContext,
   ValidationIssueInput,
 } from "./pipeline/stage-context.js";
+export { notedPrefix, notePrefix, sharedPrefixLength } from "./pipeline/list-lineage.js";
 export { SYSTEM_PROMPT_ID } from "./pipeline/system-prompt-id.js";
 export { TurnGroupsCache } from "./pipeline/turn-groups-cache.js";
 export {

@@ -6,7 +6,7 @@
 // placeholder would save less than minSaving tokens stays: wiping a short, useful result and breaking
 // the cache for a handful of tokens is a loss. The original is offloaded (report.offloaded) under its
 // handle, which the placeholder names, so the model can read it back with retrieve_context.
-import { contentHandle, type DecisionBatch, type DecisionBatchEntry, type Item, type ItemOf, type Items, recordDecisionBatch, type Tokenizer } from "@ctxpipe/core";
+import { contentHandle, type DecisionBatch, type DecisionBatchEntry, type Item, type ItemOf, type Items, notePrefix, recordDecisionBatch, type Tokenizer } from "@ctxpipe/core";
 import { z } from "zod";
 import type { CompressionContext, CompressionStrategy } from "../compression-strategy.js";
 import { startsWith } from "../list-index.js";
@@ -109,6 +109,9 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
   const textFor = (item: ItemOf<"tool-result">, tokens: number) => fill(tokens, item.toolName ?? "the tool", offloads ? handleOf(item) : "");
   const placeholderHead = options.placeholder.split("{")[0]!;
   let last: Scan | undefined;
+  // Last build's result and how many of the scan's clears it applied: a result made from a resumed
+  // scan starts as that one did, which is noted for the walks over it (see notePrefix).
+  let lastResult: { readonly result: Items; readonly count: number } | undefined;
   // The clears recorded, as batches over consecutive clears whose sizes at least double towards the
   // oldest: a build that clears a few more records the earlier batches again by reference (the
   // pipeline turns each into report events once) and makes one for the new clears, merged with the
@@ -183,7 +186,13 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
       }
       const goal = Math.max(context.remaining, options.clearAtLeast);
       // keepFrom only moves later as the list grows, so what the last scan looked at is still in range.
-      const scan: Scan = resumable(items, context) ?? { items, length: items.length, tokenizer: context.build.tokenizer, cleared: [], protectedAt: [], savedUpTo: [], stop: 0 };
+      const resumed = resumable(items, context);
+      const scan: Scan = resumed ?? { items, length: items.length, tokenizer: context.build.tokenizer, cleared: [], protectedAt: [], savedUpTo: [], stop: 0 };
+      // The clears resumed are last build's own objects, the same list up to `length`.
+      const keptClears = scan.cleared.length;
+      const sharedItems = scan.length;
+      const previousResult = resumed === undefined ? undefined : lastResult;
+      lastResult = undefined;
       // The scan is changed as it goes: a count that throws half-way must not leave it to the next build.
       last = undefined;
       let saved = scan.savedUpTo.at(-1) ?? 0;
@@ -215,11 +224,27 @@ export function clearToolResults(settings: Omit<ClearToolResultsSettings, "type"
         const cleared = scan.cleared[index]!;
         result[cleared.position] = cleared.replacement;
       }
+      if (previousResult !== undefined) notePrefix(result, previousResult.result, sameStart(scan.cleared, count, previousResult.count, keptClears, sharedItems));
+      lastResult = { result, count };
       parts = partsFor(scan.cleared, count);
       for (const part of parts) recordDecisionBatch(context.build, options.name, part.batch);
       return result;
     },
   };
+}
+
+/**
+ * How many first items this build's result shares with last build's, both made from lists that
+ * share their first `sharedItems` items: the same but where one applied a clear the other did not.
+ * The first `keptClears` clears are last build's own; this build applied `count`, that one `before`.
+ */
+function sameStart(cleared: ReadonlyArray<Cleared>, count: number, before: number, keptClears: number, sharedItems: number): number {
+  const both = Math.min(count, before, keptClears);
+  if (count === before && count <= keptClears) return sharedItems;
+  // This build applied more of the same clears: the first it added is the first difference.
+  if (count > before && before <= keptClears) return Math.min(sharedItems, cleared[before]!.position);
+  // Fewer, or clears of its own: they agree at least up to the last clear both applied.
+  return Math.min(sharedItems, both === 0 ? 0 : cleared[both - 1]!.position + 1);
 }
 
 /** A result that already reads as a placeholder (cleared in an earlier chain, or stored that way): its output starts with the template's text before the first "{". */

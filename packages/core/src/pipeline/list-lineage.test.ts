@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, test } from "vitest";
+import { describe, expect, onTestFinished, test } from "vitest";
 import type { Item, ItemInput } from "../model/item.js";
 import { notedPrefix, notePrefix, sharedPrefixLength } from "./list-lineage.js";
 import type { Items, PipelinePlugin } from "./pipeline-hooks.js";
@@ -88,6 +88,13 @@ describe("sharedPrefixLength", () => {
   });
 
   test("reads only past what was noted of a list made from the other", () => {
+    // The tests' check of every note reads the lists: off for this count.
+    const checked = Symbol.for("ctxpipe.checkListLineage");
+    const checking = (globalThis as Record<symbol, unknown>)[checked];
+    (globalThis as Record<symbol, unknown>)[checked] = false;
+    onTestFinished(() => {
+      (globalThis as Record<symbol, unknown>)[checked] = checking;
+    });
     const objects = Array.from({ length: 1_000 }, (_, index) => ({ index }));
     const previous = counted(objects.slice());
     const next = counted([...objects.slice(0, 995), { index: -1 }]);
@@ -100,6 +107,19 @@ describe("sharedPrefixLength", () => {
     const other = counted(objects.slice());
     expect(sharedPrefixLength(next.list, other.list)).toBe(995);
     expect(other.reads()).toBe(996);
+  });
+});
+
+describe("the tests' check of what is noted", () => {
+  test("is on, and fails a note that claims more than the lists share, or a list changed since", () => {
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for("ctxpipe.checkListLineage")]).toBe(true);
+    const objects = Array.from({ length: 10 }, (_, index) => ({ index }));
+    const previous = objects.slice();
+    expect(() => notePrefix([...objects.slice(0, 5), { index: -1 }], previous, 6)).toThrow(/sharing 6 first items with another, but differs at 5/);
+    const next = objects.slice(0, 8);
+    notePrefix(next, previous, 8);
+    next[3] = { index: -2 };
+    expect(() => sharedPrefixLength(next, previous)).toThrow(/differs at 3/);
   });
 });
 

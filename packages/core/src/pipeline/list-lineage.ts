@@ -28,6 +28,15 @@ interface Note {
 const MAX_PARENTS = 4;
 const MAX_GRANDPARENTS = 8;
 
+// Set by the tests: every prefix noted is checked against the lists, when noted and when used.
+const CHECKED = Symbol.for("ctxpipe.checkListLineage");
+
+function checkSame(next: ReadonlyArray<unknown>, previous: ReadonlyArray<unknown>, shared: number, when: string): void {
+  for (let index = 0; index < shared; index++) {
+    if (next[index] !== previous[index]) throw new Error(`a list was ${when} as sharing ${shared} first items with another, but differs at ${index}`);
+  }
+}
+
 // Numbers, not references: a list must not keep the lists it was made from alive.
 const notes = new WeakMap<ReadonlyArray<unknown>, Note>();
 let lastId = 0;
@@ -47,6 +56,7 @@ function noteOf(list: ReadonlyArray<unknown>): Note {
  */
 export function notePrefix(list: ReadonlyArray<unknown>, previous: ReadonlyArray<unknown>, shared: number): void {
   if (list === previous || shared <= 0) return;
+  if ((globalThis as Record<symbol, unknown>)[CHECKED] === true) checkSame(list, previous, shared, "noted");
   const made = noteOf(previous);
   const note = noteOf(list);
   add(note.parents, MAX_PARENTS, made.id, shared);
@@ -64,6 +74,11 @@ function add(parents: Parent[], max: number, from: number, shared: number): void
   if (parents.length < max) parents.push({ from, shared });
 }
 
+/** Whether `list` was noted as made from another: its maker keeps it as it is. */
+export function isNotedList(list: ReadonlyArray<unknown>): boolean {
+  return (notes.get(list)?.parents.length ?? 0) > 0;
+}
+
 /** How many first items `next` and `previous` were noted to share (0 when nothing was noted of them). */
 export function notedPrefix(next: ReadonlyArray<unknown>, previous: ReadonlyArray<unknown>): number {
   const a = notes.get(next);
@@ -71,7 +86,9 @@ export function notedPrefix(next: ReadonlyArray<unknown>, previous: ReadonlyArra
   if (a === undefined || b === undefined) return 0;
   // One made from the other (or from a list the other was made from), or both from one list: they
   // share what both have of it.
-  return Math.max(sharedWith(a, b), sharedWith(b, a));
+  const shared = Math.max(sharedWith(a, b), sharedWith(b, a));
+  if ((globalThis as Record<symbol, unknown>)[CHECKED] === true) checkSame(next, previous, Math.min(shared, next.length, previous.length), "read");
+  return shared;
 }
 
 /** What `a`, through its parents and grandparents, is noted to share with `b` or with one of b's parents. */

@@ -16,7 +16,7 @@ import type { Tokenizer } from "../spec/tokenizer.js";
 import { internalsOf, type Lane } from "./build-context.js";
 import { guardTokenizer } from "./guard-tokenizer.js";
 import { countBelow, type InOrder, InOrderMemo, type Walked } from "./in-order.js";
-import { notePrefix } from "./list-lineage.js";
+import { isNotedList, notePrefix } from "./list-lineage.js";
 import { REMOVALS } from "./recorded-in-order.js";
 import type { ItemsWaterfallHook, RenderBailHook, RequestValidateSeriesHook, RunnableHooks } from "./create-pipeline-hooks.js";
 import type { ItemsHook, Items, PipelineHooks, RenderHook, RequestValidateHook, TapOptions } from "./pipeline-hooks.js";
@@ -121,9 +121,13 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
     for (let index = 0; index < order.replaced.length; index++) ids.add(parse(order.replaced[index]![0]).id);
     replacedIds = ids;
   }
-  memo.patched(...originalsOf(returned, accepted, order));
-  // Up to the first item it left out, added or replaced, the list starts as the one it was given.
+  const [patchedAt, patchedObjects] = originalsOf(returned, accepted, order);
+  memo.patched(patchedAt, patchedObjects);
+  // Up to the first item it left out, added or replaced, the list starts as the one it was given;
+  // up to the first it parsed, as the one it returned, when the tap noted how it made that one (a
+  // tap that notes its lists keeps them as they are; another may change its array later).
   notePrefix(accepted, before, sharedWithBefore);
+  if (isNotedList(returned)) notePrefix(accepted, returned, patchedAt.length === 0 ? accepted.length : patchedAt[0]!);
   const matched = memo.recorded.accept(internal.log.runsFrom(internal.tapStart), before, order, addedIds, replacedIds, (ids) => internal.recordAll(ids, "dropped", `removed by ${plugin} without a recorded reason`));
   if (matched !== false) {
     // Which of the other added and replaced items the tap said something about: looked up among its

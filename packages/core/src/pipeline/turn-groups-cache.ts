@@ -5,6 +5,7 @@
 // objects, so per-group work keyed by group (FitBudgetPlugin's costs) is reused too.
 import type { Item } from "../model/item.js";
 import { type TurnGroups, TurnGroupsBuilder } from "../model/turn-groups.js";
+import { notedPrefix } from "./list-lineage.js";
 import type { Items } from "./pipeline-hooks.js";
 import type { StageContext } from "./stage-context.js";
 
@@ -45,7 +46,8 @@ export class TurnGroupsCache {
 function groupsAlike(next: Items, previous: Items, length: number): boolean {
   if (next.length < length || previous.length < length) return false;
   if (next === previous) return true;
-  for (let index = 0; index < length; index++) {
+  // Where the two lists were noted to hold the same objects, they fall into the same groups.
+  for (let index = Math.min(notedPrefix(next, previous), length); index < length; index++) {
     const a = next[index]!;
     const b = previous[index]!;
     if (a === b) continue;

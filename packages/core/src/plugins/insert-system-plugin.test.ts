@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { isDeepFrozen } from "../model/is-deep-frozen.js";
 import type { ItemInput } from "../model/item.js";
+import type { Items } from "../pipeline/pipeline-hooks.js";
 import type { BuildOptions } from "../pipeline/build-options.js";
 import { createPipeline } from "../pipeline/pipeline.js";
 import { buildWith, wordTokenizer } from "../testing/index.js";
@@ -44,6 +46,28 @@ describe("InsertSystemPlugin", () => {
   test("the separator is configurable, as seed 000's `---` layout needs", async () => {
     const result = await buildWith([new InsertSystemPlugin({ separator: "\n\n---\n\n" })], chat, { system: ["# Mode: CHAT", "Rules."] });
     expect(result.request.messages[0]).toEqual({ role: "system", content: "# Mode: CHAT\n\n---\n\nRules." });
+  });
+
+  test("the prompt's item is frozen through and handed on as it is, the same object build after build while the prompt is the same", async () => {
+    const seen: Items[] = [];
+    const pipeline = createPipeline({
+      plugins: [{ name: "reader", apply: ({ hooks }) => hooks.validate.tap({ name: "reader" }, (items) => void seen.push(items)) }],
+    });
+    const items: ItemInput[] = [...chat];
+    for (const turn of [1, 2, 3]) {
+      items.push({ id: `a${turn}`, type: "assistant", text: `answer ${turn}` }, { id: `u${turn}`, type: "user", text: `question ${turn}` });
+      await pipeline.build(items, { system: "Be brief." });
+    }
+    await pipeline.build(items, { system: "Be briefer." });
+    const prompts = seen.map((list) => list[0]!);
+    expect(prompts.map((item) => item.id)).toEqual(["ctxpipe:system-prompt", "ctxpipe:system-prompt", "ctxpipe:system-prompt", "ctxpipe:system-prompt"]);
+    expect(isDeepFrozen(prompts[0])).toBe(true);
+    // Not a parsed copy made again by the check after the tap: the plugin's own item.
+    expect(prompts[1]).toBe(prompts[0]);
+    expect(prompts[2]).toBe(prompts[0]);
+    expect(prompts[3]).not.toBe(prompts[0]);
+    expect(prompts[3]).toMatchObject({ type: "system", text: "Be briefer." });
+    expect(isDeepFrozen(prompts[3])).toBe(true);
   });
 
   test("no parts, no system message", async () => {

@@ -2,9 +2,12 @@
 // that ran earlier in this stage) into one system message at the front, and decides what becomes of
 // the system messages stored in the conversation (storedSystemMessages).
 import { z } from "zod";
+import { deepFreeze } from "../model/deep-freeze.js";
 import { isBlank } from "../model/is-blank.js";
 import type { Item, ItemOf } from "../model/item.js";
+import { parseItem } from "../model/parse-items.js";
 import { type Lane, laneOf } from "../pipeline/build-context.js";
+import { notePrefix, sharedPrefixLength } from "../pipeline/list-lineage.js";
 import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
 import type { StageContext } from "../pipeline/stage-context.js";
 import { STAGE } from "../pipeline/stage.js";
@@ -50,6 +53,8 @@ export class InsertSystemPlugin implements PipelinePlugin {
   readonly #options: z.output<typeof insertSystemPluginOptionsSchema>;
   // The same prompt gives the same item object, so per-item token caches keep hitting across builds.
   readonly #last = new Map<Lane, ItemOf<"system">>();
+  // The list this tap made last build per lane, from which list and with which prompt (none made from a list it took stored messages out of).
+  readonly #made = new Map<Lane, { readonly system: Item; readonly items: ReadonlyArray<Item>; readonly made: ReadonlyArray<Item> } | undefined>();
   // Where the stored system messages are: a rebuild looks only at the items appended since the last one.
   readonly #stored = new MatchingPositions((item) => item.type === "system");
 
@@ -85,7 +90,14 @@ export class InsertSystemPlugin implements PipelinePlugin {
       const system = included ? this.#prompt(context) : undefined;
       if (system === undefined) return rest;
       // concat, not a spread: a spread walks the 10,000 items of a long history through an iterator.
-      return ([system] as Item[]).concat(rest ?? items);
+      const made = ([system] as Item[]).concat(rest ?? items);
+      // The same prompt before the list it was given: made as last build's was, it starts as that
+      // one did for as long as the two lists it was given do (noted, for the check that compares them).
+      const lane = laneOf(context);
+      const last = this.#made.get(lane);
+      if (rest === undefined && last !== undefined && last.system === system) notePrefix(made, last.made, 1 + sharedPrefixLength(items, last.items));
+      this.#made.set(lane, rest === undefined ? { system, items, made } : undefined);
+      return made;
     });
   }
 
@@ -112,9 +124,19 @@ export class InsertSystemPlugin implements PipelinePlugin {
     // make the build's prompt a new object on every build (every later stage would start over).
     const lane = laneOf(context);
     const last = this.#last.get(lane);
-    const system: ItemOf<"system"> = last?.text === text ? last : { id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} };
+    const system: ItemOf<"system"> = last?.text === text ? last : systemItem(text);
     this.#last.set(lane, system);
     context.report.synthesize(system, `system prompt merged from ${parts.length} part(s): ${parts.map((part) => part.id).join(", ")}`);
     return system;
   }
+}
+
+/**
+ * The system prompt's item, parsed and frozen through: the check after the tap keeps it as it is
+ * (no parsed copy put in its place on every build).
+ */
+function systemItem(text: string): ItemOf<"system"> {
+  const made: ItemOf<"system"> = { id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} };
+  const parsed = parseItem(made, 0);
+  return Array.isArray(parsed) ? made : (deepFreeze(parsed) as ItemOf<"system">);
 }
