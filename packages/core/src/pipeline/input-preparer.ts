@@ -7,7 +7,7 @@ import { dateWarning, type ParsedInput, parseInput, parseItem, RESERVED_ID_PREFI
 import { type TurnGroups, TurnGroupsBuilder } from "../model/turn-groups.js";
 import type { InputOrder } from "./build-options.js";
 import type { OrderReport } from "./build-report.js";
-import { notePrefix } from "./list-lineage.js";
+import { notedPrefix, notePrefix } from "./list-lineage.js";
 
 export interface PreparedInput extends Omit<ParsedInput, "items" | "indexes"> {
   readonly items: ReadonlyArray<Item>;
@@ -38,7 +38,8 @@ interface Previous {
 export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>, length = previous.length): boolean {
   if (next.length < length || previous.length < length) return false;
   if (next === previous) return true;
-  for (let index = 0; index < length; index++) if (next[index] !== previous[index]) return false;
+  // What the lists were noted to share (lists the pipeline made: never the caller's) is not read again.
+  for (let index = Math.min(notedPrefix(next, previous), length); index < length; index++) if (next[index] !== previous[index]) return false;
   return true;
 }
 
