@@ -1,6 +1,6 @@
 // Type tests for the per-build options and report fields @ctxpipe/compression adds to core's by
 // declaration merging. Checked by `tsc` (typecheck) and by vitest's typecheck mode.
-import { createPipeline, type ItemInput } from "@ctxpipe/core";
+import { createPipeline, type ItemInput, type ItemOf } from "@ctxpipe/core";
 import { describe, expectTypeOf, test } from "vitest";
 import { type CompressionReport, CompressionPlugin, type CompressionStrategy, type SummaryRecord } from "./index.js";
 
@@ -43,5 +43,15 @@ describe("plugin options", () => {
     new CompressionPlugin({ strategies: [{ type: "summarize", summarizer: () => "", onFailure: "ignore" }] });
     // @ts-expect-error a summarizer answers with text
     new CompressionPlugin({ strategies: ["summarize"], summarizer: () => 42 });
+  });
+});
+
+describe("frozenReplacement", () => {
+  test("gives back the item's own type, and takes only that type's fields", async () => {
+    const { frozenReplacement } = await import("./index.js");
+    const result = { id: "t1", type: "tool-result", role: "tool", callId: "call_1", output: "long", metadata: {} } as ItemOf<"tool-result">;
+    expectTypeOf(frozenReplacement(result, { output: "short" })).toEqualTypeOf<ItemOf<"tool-result">>();
+    // @ts-expect-error a tool result has no text field
+    frozenReplacement(result, { text: "short" });
   });
 });

@@ -16,6 +16,7 @@ export type { CompressionContext, CompressionStrategy } from "./compression-stra
 export { DEFAULT_STRATEGIES } from "./default-strategies.js";
 export type { MessageShape } from "./message-shape.js";
 export { type ClearToolResultsSettings, clearToolResults } from "./strategies/clear-tool-results.js";
+export { frozenReplacement } from "./strategies/frozen-replacement.js";
 export { type PrioritySettings, priority } from "./strategies/priority.js";
 export { type SlidingWindowSettings, slidingWindow } from "./strategies/sliding-window.js";
 export { type SummarizeSettings, summarize } from "./strategies/summarize.js";

@@ -107,3 +107,18 @@ describe("report and model limits", () => {
     pipeline.hooks.modelLimits.tap({ name: "Wrong" }, () => ({ contextWindow: "128k" }));
   });
 });
+
+describe("lists made from lists", () => {
+  test("notePrefix takes two item lists and a count; notedPrefix and sharedPrefixLength answer a count", async () => {
+    const { notePrefix, notedPrefix, sharedPrefixLength } = await import("@ctxpipe/core");
+    const before: ReadonlyArray<Item> = [];
+    const after: Item[] = [...before];
+    expectTypeOf(notePrefix(after, before, before.length)).toEqualTypeOf<void>();
+    expectTypeOf(notedPrefix(after, before)).toEqualTypeOf<number>();
+    expectTypeOf(sharedPrefixLength(after, before)).toEqualTypeOf<number>();
+    // @ts-expect-error the count is a number
+    notePrefix(after, before, "all");
+    // @ts-expect-error lists, not one item
+    notedPrefix(after[0]!, before);
+  });
+});
