@@ -2,7 +2,7 @@
 // items it left out, added or replaced. Told apart in one walk over both lists; the walk is kept per
 // tap and lane, so a rebuild whose lists start as last build's did walks only past what they share.
 import type { Items } from "./pipeline-hooks.js";
-import { sharedPrefixLength } from "./list-lineage.js";
+import { isNotedList, sharedPrefixLength } from "./list-lineage.js";
 import { RecordedInOrder } from "./recorded-in-order.js";
 
 const NONE: ReadonlyArray<number> = [];
@@ -30,7 +30,8 @@ export interface InOrder {
 interface Walk {
   readonly before: Items;
   readonly beforeLength: number;
-  readonly returned: unknown[];
+  /** The walk's copy of the returned list, or the list itself when its tap noted how it made it (kept as it is): see Walked.taps. */
+  returned: unknown[];
   /** Where the check put parsed items into `returned`, in position order, and the objects the tap had there. */
   originals?: { readonly positions: ReadonlyArray<number>; readonly objects: ReadonlyArray<unknown> };
   readonly order: InOrder;
@@ -58,9 +59,12 @@ export interface Walked {
   readonly order: InOrder;
   /**
    * A copy of the returned list, the walk's own: the check may put parsed items into it and hand it
-   * on as its accepted list, telling the memo what it replaced (InOrderMemo.patched).
+   * on as its accepted list, telling the memo what it replaced (InOrderMemo.patched). When `taps`,
+   * the returned list itself: the check copies it before putting anything into it (InOrderMemo.copied).
    */
   readonly copy: unknown[];
+  /** Whether `copy` is the tap's own list (one it noted as made from another: see notePrefix), not a copy. */
+  readonly taps: boolean;
   /** Positions of the returned list under this one are as in the last walk: the same objects, the same verdicts. */
   readonly start: number;
   /** The last walk's accepted list, when `start` > 0 and its check passed. */
@@ -101,7 +105,12 @@ export class InOrderMemo {
     const prior = resumed === undefined ? undefined : last!.accepted;
     const { inserted, replaced } = done.order;
     const sharedWithBefore = Math.min(done.leftOutAt[0] ?? returned.length, inserted[0] ?? returned.length, replaced[0]?.[0] ?? returned.length, before.length);
-    return { order: done.order, copy: done.returned, start: resumed?.start ?? 0, prior, priorPatched: prior === undefined ? NONE : (last!.originals?.positions ?? NONE), sharedWithBefore };
+    return { order: done.order, copy: done.returned, taps: done.returned === returned, start: resumed?.start ?? 0, prior, priorPatched: prior === undefined ? NONE : (last!.originals?.positions ?? NONE), sharedWithBefore };
+  }
+
+  /** The check copied the tap's own list before putting anything into it: the copy is the walk's from now on. */
+  copied(copy: unknown[]): void {
+    if (this.#last !== undefined) this.#last.returned = copy;
   }
 
   /** The check put parsed items into the last walk's copy at `positions` (in order), where the tap had `objects`. */
@@ -182,7 +191,9 @@ function walk(before: Items, returned: ReadonlyArray<unknown>, resume: Resume | 
     leftOut.push([from, before.length]);
     leftOutAt.push(returned.length);
   }
-  return { before, beforeLength: before.length, returned: returned.slice(), order: { leftOut, inserted, replaced }, leftOutAt, ids };
+  // A list its tap noted (and so keeps as it is) is not copied unless the check puts a parsed item into it.
+  const kept = isNotedList(returned) ? (returned as unknown[]) : returned.slice();
+  return { before, beforeLength: before.length, returned: kept, order: { leftOut, inserted, replaced }, leftOutAt, ids };
 }
 
 /** How many replacements are at positions under `start` (they are in position order). */

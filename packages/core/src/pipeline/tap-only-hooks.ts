@@ -80,18 +80,24 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
   // Under `start` the returned list holds last build's objects, already parsed when its check passed.
   const reused = prior === undefined ? 0 : start;
   // The walk's own copy of the list (no second one), with last build's parsed items put back where
-  // this one returned their originals.
-  const accepted = walked.copy as Item[];
+  // this one returned their originals; or the tap's own list, copied only when something is put in.
+  let accepted = walked.copy as Item[];
+  const put = (position: number, item: Item) => {
+    if (accepted[position] === item) return;
+    if (walked.taps && accepted === returned) {
+      accepted = accepted.slice();
+      memo.copied(accepted);
+    }
+    accepted[position] = item;
+  };
   if (reused > 0) {
     const parsedBefore = prior!.items;
     // Under `start` the returned list holds what the last one did, and last build's accepted list is
     // that list with parsed items put in where it was patched: only those places differ.
     for (let index = 0; index < priorPatched.length && priorPatched[index]! < reused; index++) {
       const position = priorPatched[index]!;
-      accepted[position] = parsedBefore[position]!;
+      put(position, parsedBefore[position]!);
     }
-    // The next stages compare this list with the one this check handed them last build: they read only past it.
-    notePrefix(accepted, parsedBefore, reused);
   }
   const parse = (position: number): Item => {
     if (position < reused) return accepted[position]!;
@@ -101,7 +107,7 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
       const id = issue.id === undefined ? "" : ` (id "${issue.id}")`;
       throw failure(plugin, hook, `returned an invalid item at position ${position}${id}, field ${formatFieldPath(issue.path)}: ${issue.message}`);
     }
-    accepted[position] = parsed;
+    put(position, parsed);
     return parsed;
   };
   const addedIds = new Set<string>();
@@ -128,6 +134,8 @@ function acceptInOrder(internal: Internals, plugin: string, hook: StageLabel, be
   // tap that notes its lists keeps them as they are; another may change its array later).
   notePrefix(accepted, before, sharedWithBefore);
   if (isNotedList(returned)) notePrefix(accepted, returned, patchedAt.length === 0 ? accepted.length : patchedAt[0]!);
+  // The next stages compare this list with the one this check handed them last build: they read only past it.
+  if (reused > 0) notePrefix(accepted, prior!.items, reused);
   const matched = memo.recorded.accept(internal.log.runsFrom(internal.tapStart), before, order, addedIds, replacedIds, (ids) => internal.recordAll(ids, "dropped", `removed by ${plugin} without a recorded reason`));
   if (matched !== false) {
     // Which of the other added and replaced items the tap said something about: looked up among its
