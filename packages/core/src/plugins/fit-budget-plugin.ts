@@ -89,7 +89,7 @@ export class FitBudgetPlugin implements PipelinePlugin {
     const droppedGroups: number[] = [];
     const pinnedGroups: number[] = [];
     while (cut < current.index && dropped < goal) {
-      if (groups[cut]!.itemIds.some((id) => isPinned(items[costs.positionOf(id)!]!))) {
+      if (costs.pinned[cut]! > 0) {
         pinnedGroups.push(cut++);
         continue;
       }

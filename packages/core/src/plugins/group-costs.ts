@@ -2,6 +2,7 @@
 // last turn's input with a few items appended: the groups it already had keep their objects (or only
 // gained ids at the end), so a rebuild estimates only the new items, and finding the cut point walks
 // one number per group instead of one lookup per item.
+import { isPinned } from "../model/is-pinned.js";
 import type { Item } from "../model/item.js";
 import type { TurnGroup } from "../model/turn-groups.js";
 import type { Items } from "../pipeline/pipeline-hooks.js";
@@ -16,6 +17,8 @@ export interface GroupCostsView {
   readonly count: ReadonlyArray<number>;
   /** The highest position in the list among each group's items. */
   readonly lastPosition: ReadonlyArray<number>;
+  /** How many of each group's items are pinned: the cut passes over a group with any. */
+  readonly pinned: ReadonlyArray<number>;
   /** Sum of cost. */
   readonly total: number;
   /** An item's position in the list. */
@@ -29,6 +32,7 @@ interface State extends GroupCostsView {
   readonly cost: number[];
   readonly count: number[];
   readonly lastPosition: number[];
+  readonly pinned: number[];
   readonly positions: Map<string, number>;
 }
 
@@ -44,6 +48,7 @@ export class GroupCosts {
     const cost: number[] = reuse ? last.cost.slice() : [];
     const count: number[] = reuse ? last.count.slice() : [];
     const lastPosition: number[] = reuse ? last.lastPosition.slice() : [];
+    const pinned: number[] = reuse ? last.pinned.slice() : [];
     let total = reuse ? last.total : 0;
     for (let index = 0; index < groups.length; index++) {
       const group = groups[index]!;
@@ -53,10 +58,13 @@ export class GroupCosts {
       if (from === 0) {
         cost[index] = 0;
         lastPosition[index] = -1;
+        pinned[index] = 0;
       }
       for (let at = from; at < group.itemIds.length; at++) {
         const position = positions.get(group.itemIds[at]!)!;
-        const tokens = estimate(items[position]!, context);
+        const item = items[position]!;
+        const tokens = estimate(item, context);
+        if (isPinned(item)) pinned[index]!++;
         cost[index]! += tokens;
         total += tokens;
         if (position > lastPosition[index]!) lastPosition[index] = position;
@@ -70,6 +78,7 @@ export class GroupCosts {
       cost,
       count,
       lastPosition,
+      pinned,
       total,
       positions,
       positionOf: (id) => positions.get(id),
