@@ -185,30 +185,18 @@ describe("the lists stages are handed", () => {
   });
 
   test("a list its tap noted is handed on as it is, not copied, unless the check must put a parsed item into it", async () => {
-    const handed: Items[] = [];
-    const returned: Items[] = [];
     // A noted list of parsed, frozen items; then the same with a new item the check must parse.
     let build = 0;
     let last: { readonly given: Items; readonly made: Items } | undefined;
     const raw = { id: "raw", type: "user", text: "not parsed yet" } as unknown as Item;
-    const plugin: PipelinePlugin = {
-      name: "noting",
-      apply({ hooks }) {
-        hooks.filter.tap({ name: "noting" }, (items) => {
-          build++;
-          const made = build < 4 ? items.slice(0, -1).concat(items.at(-1)!) : [...items, raw];
-          if (last !== undefined) notePrefix(made, last.made, Math.min(sharedPrefixLength(items, last.given), last.made.length));
-          else notePrefix(made, items, items.length);
-          last = { given: items, made };
-          returned.push(made);
-          return made;
-        });
-        hooks.filter.tap({ name: "reader", stage: 1_000 }, (items) => {
-          handed.push(items);
-          return undefined;
-        });
-      },
-    };
+    const { plugin, returned, handed } = filterTapAndReader((items) => {
+      build++;
+      const made = build < 4 ? items.slice(0, -1).concat(items.at(-1)!) : [...items, raw];
+      if (last !== undefined) notePrefix(made, last.made, Math.min(sharedPrefixLength(items, last.given), last.made.length));
+      else notePrefix(made, items, items.length);
+      last = { given: items, made };
+      return made;
+    });
     const pipeline = createPipeline({ plugins: [plugin] });
     const items: ItemInput[] = [];
     for (let index = 1; index <= 5; index++) {
@@ -224,25 +212,31 @@ describe("the lists stages are handed", () => {
   });
 
   test("a list its tap did not note is copied: the tap may change its array later", async () => {
-    const handed: Items[] = [];
-    const returned: Items[] = [];
-    const plugin: PipelinePlugin = {
-      name: "plain",
-      apply({ hooks }) {
-        hooks.filter.tap({ name: "plain" }, (items) => {
-          const made = items.slice();
-          returned.push(made);
-          return made;
-        });
-        hooks.filter.tap({ name: "reader", stage: 1_000 }, (items) => {
-          handed.push(items);
-          return undefined;
-        });
-      },
-    };
+    const { plugin, returned, handed } = filterTapAndReader((items) => items.slice());
     const pipeline = createPipeline({ plugins: [plugin] });
     await pipeline.build(turn(1), { order: "input" });
     expect(handed[0]).not.toBe(returned[0]);
     expect(handed[0]).toEqual(returned[0]);
   });
 });
+
+/** A filter tap that makes its list with `make`, and a later one that records the list it is handed. */
+function filterTapAndReader(make: (items: Items) => Items): { plugin: PipelinePlugin; returned: Items[]; handed: Items[] } {
+  const returned: Items[] = [];
+  const handed: Items[] = [];
+  const plugin: PipelinePlugin = {
+    name: "maker",
+    apply({ hooks }) {
+      hooks.filter.tap({ name: "maker" }, (items) => {
+        const made = make(items);
+        returned.push(made);
+        return made;
+      });
+      hooks.filter.tap({ name: "reader", stage: 1_000 }, (items) => {
+        handed.push(items);
+        return undefined;
+      });
+    },
+  };
+  return { plugin, returned, handed };
+}
