@@ -1,7 +1,7 @@
 // What the chain needs to know about a list it hands a strategy (positions by id, turn groups, pinned
 // ids, estimated usage), kept per place in the chain from one build to the next. An agent loop's list
 // is last build's list with a few items appended: only those are looked at again.
-import { estimateItemTokens, isPinned, type Items, notedPrefix, notePrefix, type StageContext, type Tokenizer, type TurnGroups, TurnGroupsCache } from "@ctxpipe/core";
+import { estimateItemTokens, isPinned, type Items, notedPrefix, notePrefix, type StageContext, sharedPrefixLength, type Tokenizer, type TurnGroups, TurnGroupsCache } from "@ctxpipe/core";
 
 export interface IndexedList {
   readonly items: Items;
@@ -105,7 +105,6 @@ export class ListIndex {
  */
 export function startsWith<T>(next: ReadonlyArray<T>, previous: ReadonlyArray<T>, length = previous.length): boolean {
   if (next.length < length || previous.length < length) return false;
-  if (next === previous) return true;
-  for (let index = notedPrefix(next, previous); index < length; index++) if (next[index] !== previous[index]) return false;
-  return true;
+  // core's comparison, which reads only past what the two lists were noted to share.
+  return next === previous || sharedPrefixLength(next, previous) >= length;
 }
