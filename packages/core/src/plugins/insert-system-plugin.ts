@@ -2,10 +2,9 @@
 // that ran earlier in this stage) into one system message at the front, and decides what becomes of
 // the system messages stored in the conversation (storedSystemMessages).
 import { z } from "zod";
-import { deepFreeze } from "../model/deep-freeze.js";
+import { frozenItem } from "../model/frozen-item.js";
 import { isBlank } from "../model/is-blank.js";
 import type { Item, ItemOf } from "../model/item.js";
-import { parseItem } from "../model/parse-items.js";
 import { type Lane, laneOf } from "../pipeline/build-context.js";
 import { notePrefix, sharedPrefixLength } from "../pipeline/list-lineage.js";
 import type { PipelinePlugin, PluginHost } from "../pipeline/pipeline-hooks.js";
@@ -131,12 +130,7 @@ export class InsertSystemPlugin implements PipelinePlugin {
   }
 }
 
-/**
- * The system prompt's item, parsed and frozen through: the check after the tap keeps it as it is
- * (no parsed copy put in its place on every build).
- */
+/** The system prompt's item, as the check after the tap keeps it (no parsed copy put in its place on every build). */
 function systemItem(text: string): ItemOf<"system"> {
-  const made: ItemOf<"system"> = { id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} };
-  const parsed = parseItem(made, 0);
-  return Array.isArray(parsed) ? made : (deepFreeze(parsed) as ItemOf<"system">);
+  return frozenItem<ItemOf<"system">>({ id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} });
 }

@@ -422,3 +422,29 @@ describe("RepairOrphansPlugin: calls and results stored without an id", () => {
     ]);
   });
 });
+
+describe("RepairOrphansPlugin: what it adds is made once", () => {
+  // An agent loop builds again while a call waits for its result, and after the model's answer: the
+  // result and the user turn this stage adds are the same objects from build to build, so their counts
+  // and rendered messages are reused, and the list it returns is handed on without a parsed copy.
+  test("a call still waiting for its result gets the same synthesized result, and the request the same message, every build", async () => {
+    const pipeline = createPipeline();
+    const waiting: ItemInput[] = [user, twoCalls, result("r1", "c1")];
+    const first = await pipeline.build(waiting, { tokenizer: wordTokenizer });
+    const second = await pipeline.build([...waiting], { tokenizer: wordTokenizer });
+    const synthesized = (built: typeof first) => (built.request.messages as Array<{ role: string; tool_call_id?: string }>).find((message) => message.role === "tool" && message.tool_call_id === "c2");
+    expect(synthesized(first)).toBeDefined();
+    expect(synthesized(second)).toBe(synthesized(first));
+    expect(Object.isFrozen(synthesized(first))).toBe(true);
+  });
+
+  test("a conversation ending with the assistant gets the same closing user turn every build", async () => {
+    const pipeline = createPipeline();
+    const answered: ItemInput[] = [user, said("a0", "done", "assistant")];
+    const first = await pipeline.build(answered, { tokenizer: wordTokenizer });
+    const second = await pipeline.build([...answered, said("u2", "and now?"), said("a2", "also done", "assistant")], { tokenizer: wordTokenizer });
+    const closing = (built: typeof first) => built.request.messages.at(-1);
+    expect(closing(first)).toMatchObject({ role: "user", content: "Continue." });
+    expect(closing(second)).toBe(closing(first));
+  });
+});

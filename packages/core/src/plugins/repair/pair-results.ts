@@ -5,8 +5,10 @@
 // - a result whose call is not in the context is dropped, or kept as user text by option;
 // - a call without a result gets a synthesized one saying so, or is stripped by option.
 // Calls are answered first unanswered call first, so a reused call id pairs in order.
+import { frozenItem } from "../../model/frozen-item.js";
 import { isBlank } from "../../model/is-blank.js";
 import type { Item, ItemOf } from "../../model/item.js";
+import type { ToolCall } from "../../model/tool-call.js";
 import type { StageContext } from "../../pipeline/stage-context.js";
 import { makesCalls } from "./merge-parallel-calls.js";
 import { summaryCoverage } from "./summary-coverage.js";
@@ -44,6 +46,27 @@ const part = (text: string) => text.replaceAll("%", "%25").replaceAll(":", "%3A"
 /** The id of a synthesized result; a message that repeats a call id gets one result per call all the same. */
 function synthesizedId(kind: string, assistantId: string, callId: string, repeat: number | undefined): string {
   return `ctxpipe:${kind}:${part(assistantId)}:${part(callId)}${repeat === undefined ? "" : `:${repeat}`}`;
+}
+
+// The results synthesized for an assistant message's calls, by what they hold: the call still waiting
+// for its result comes back on every build of an agent loop, and gets the same object each time.
+const synthesized = new WeakMap<Item, Map<string, ToolResult>>();
+
+/** The result answering `call` of `assistant` with `output`, made once per message, call and text. */
+function synthesizedResult(assistant: Assistant, call: ToolCall, kind: "omitted" | "interrupted", repeat: number | undefined, output: string): ToolResult {
+  const id = synthesizedId(kind, assistant.id, call.id, repeat);
+  const key = `${id}\u0000${call.name}\u0000${call.kind}\u0000${output}`;
+  let made = synthesized.get(assistant);
+  if (made === undefined) {
+    made = new Map();
+    synthesized.set(assistant, made);
+  }
+  let result = made.get(key);
+  if (result === undefined) {
+    result = frozenItem<ToolResult>({ id, type: "tool-result", role: "tool", callId: call.id, toolName: call.name, output, isError: true, kind: call.kind, metadata: {} });
+    made.set(key, result);
+  }
+  return result;
 }
 
 /** Whether the list already pairs up: the common case, checked without allocating a new list. */
@@ -233,17 +256,7 @@ export function pairResults(items: ReadonlyArray<Item>, context: StageContext, o
         const stored = storedResultFor(call.id);
         const summary = summarizedBy(stored?.id);
         const omitted = stored !== undefined;
-        result = {
-          id: synthesizedId(omitted ? "omitted" : "interrupted", assistant.id, call.id, maker.toolCalls.findIndex((other) => other.id === call.id) === position ? undefined : position),
-          type: "tool-result",
-          role: "tool",
-          callId: call.id,
-          toolName: call.name,
-          output: omitted ? options.omittedText : options.interruptedText,
-          isError: true,
-          kind: call.kind,
-          metadata: {},
-        };
+        result = synthesizedResult(assistant, call, omitted ? "omitted" : "interrupted", maker.toolCalls.findIndex((other) => other.id === call.id) === position ? undefined : position, omitted ? options.omittedText : options.interruptedText);
         const why =
           summary !== undefined
             ? `its result "${stored!.id}" is covered by summary "${summary}"`

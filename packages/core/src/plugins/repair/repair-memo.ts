@@ -12,7 +12,7 @@
 import type { Item, ItemOf } from "../../model/item.js";
 import type { Items } from "../../pipeline/pipeline-hooks.js";
 import { startsWith } from "../../pipeline/input-preparer.js";
-import { sharedPrefixLength } from "../../pipeline/list-lineage.js";
+import { notePrefix, sharedPrefixLength } from "../../pipeline/list-lineage.js";
 import type { DecisionRecorder, StageContext } from "../../pipeline/stage-context.js";
 import { contentHandle } from "../../text/content-handle.js";
 import type { TextCut } from "../../text/text-cut.js";
@@ -157,9 +157,19 @@ class ResultIndex {
   }
 }
 
-/** The kept part's repaired items. */
-function keptOutput(kept: Kept): Items {
-  return kept.output.length === kept.outputLength ? kept.output : kept.output.slice(0, kept.outputLength);
+/**
+ * The kept part's repaired items followed by `parts`, in one array of the final length: slicing the
+ * kept part first, then concatenating, made two copies of the history on every build that repaired
+ * something (a call still waiting for its result).
+ */
+function keptOutputThen(kept: Kept, parts: ReadonlyArray<Items>): Item[] {
+  let length = kept.outputLength;
+  for (const part of parts) length += part.length;
+  const output = new Array<Item>(length);
+  let at = 0;
+  for (; at < kept.outputLength; at++) output[at] = kept.output[at]!;
+  for (const part of parts) for (let index = 0; index < part.length; index++) output[at++] = part[index]!;
+  return output;
 }
 
 export class RepairMemo {
@@ -225,7 +235,7 @@ export class RepairMemo {
       const inputLength = kept.inputLength + cut;
       // Nothing repaired in the kept part nor in this one: the kept output is the list's first items, no copy.
       const unchanged = kept.unchanged && sameAs(older.output, list, kept.inputLength, cut);
-      const output = unchanged ? list : keptOutput(kept).concat(older.output);
+      const output = unchanged ? list : keptOutputThen(kept, [older.output]);
       this.#kept = {
         inputItems: context.inputItems,
         input: list,
@@ -252,7 +262,10 @@ export class RepairMemo {
       at += part.output.length;
     }
     if (same && at === list.length) return list;
-    return keptOutput(kept).concat(...parts.map((part) => part.output));
+    const output = keptOutputThen(kept, parts.map((part) => part.output));
+    // Noted (nothing changes it from here): the tap's check hands it on without a copy.
+    notePrefix(output, list, sharedPrefixLength(output, list));
+    return output;
   }
 
   /** The kept part when the list still starts with it and nothing new could change its repairs. */
