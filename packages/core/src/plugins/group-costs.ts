@@ -43,12 +43,15 @@ export class GroupCosts {
   of(items: Items, groups: ReadonlyArray<TurnGroup>, context: Pick<StageContext, "tokenizer" | "countTokens">, estimate: (item: Item, context: Pick<StageContext, "countTokens">) => number): GroupCostsView {
     const last = this.#last;
     const reuse = last !== undefined && last.tokenizer === context.tokenizer && last.groups.length <= groups.length && startsWith(items, last.items);
+    // Last call's arrays are brought up to date in place (nothing but this memo keeps a view from one
+    // build to the next): forgotten first, so that an estimate that throws half-way leaves none.
+    this.#last = undefined;
     const positions = reuse ? last.positions : new Map<string, number>();
     for (let position = reuse ? last.items.length : 0; position < items.length; position++) positions.set(items[position]!.id, position);
-    const cost: number[] = reuse ? last.cost.slice() : [];
-    const count: number[] = reuse ? last.count.slice() : [];
-    const lastPosition: number[] = reuse ? last.lastPosition.slice() : [];
-    const pinned: number[] = reuse ? last.pinned.slice() : [];
+    const cost: number[] = reuse ? last.cost : [];
+    const count: number[] = reuse ? last.count : [];
+    const lastPosition: number[] = reuse ? last.lastPosition : [];
+    const pinned: number[] = reuse ? last.pinned : [];
     let total = reuse ? last.total : 0;
     for (let index = 0; index < groups.length; index++) {
       const group = groups[index]!;
