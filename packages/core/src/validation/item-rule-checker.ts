@@ -2,6 +2,7 @@
 // start to differ: an agent loop's list is last turn's list with a few items at the end, so only
 // those are checked again. Gives exactly what checkRules(itemRules, items) gives, in the same order.
 import type { Item } from "../model/item.js";
+import { sharedPrefixLength } from "../pipeline/list-lineage.js";
 import type { Rule, RuleViolation, RuleViolationInput } from "../spec/rule.js";
 import { itemRules, PAIRING_MESSAGES } from "./item-rules.js";
 
@@ -26,7 +27,10 @@ interface OpenBlock {
 
 export class ItemRuleChecker {
   readonly #byId = new Map<string, Rule<Items>>();
-  /** The list scanned last (a copy) and where a scan could start again with nothing open. */
+  /**
+   * The list scanned last (kept without a copy: the pipeline's lists are not changed once made) and
+   * where a scan could start again with nothing open.
+   */
   #items: Items = [];
   readonly #quiet: number[] = [];
   #open: OpenBlock | undefined;
@@ -66,17 +70,14 @@ export class ItemRuleChecker {
   }
 
   #scan(items: Items): void {
-    const previous = this.#items;
-    let shared = 0;
-    const limit = Math.min(previous.length, items.length);
-    while (shared < limit && previous[shared] === items[shared]) shared++;
+    const shared = sharedPrefixLength(items, this.#items);
     // Resume after the last item that left no block open, at or before the first difference.
     while (this.#quiet.length > 0 && this.#quiet.at(-1)! > shared) this.#quiet.pop();
     const from = this.#quiet.at(-1) ?? 0;
     this.#undo(from);
     this.#open = undefined;
     for (let position = from; position < items.length; position++) this.#step(items[position]!, position, items);
-    this.#items = items.slice();
+    this.#items = items;
   }
 
   #undo(from: number): void {

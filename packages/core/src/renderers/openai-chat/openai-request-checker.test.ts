@@ -197,6 +197,20 @@ describe("OpenAIRequestChecker", () => {
     expect(checker.check(openAIChatRules, again).length).toBeGreaterThan(0);
   });
 
+  test("a caller changing its request's messages array after a check does not change what the checker remembers of it", () => {
+    const checker = new OpenAIRequestChecker();
+    const frozen = (message: object) => Object.freeze(message);
+    const messages: object[] = [frozen({ role: "user", content: "hi" }), frozen({ role: "assistant", content: "hello" }), frozen({ role: "user", content: "and?" })];
+    const request = { messages };
+    expect(checker.check(openAIChatRules, request)).toEqual([]);
+    // The same array, changed in place: a frozen message swapped for a blank one, then one more appended.
+    messages[1] = frozen({ role: "assistant", content: "   " });
+    messages.push(frozen({ role: "user", content: "still there?" }));
+    const found = checker.check(openAIChatRules, request);
+    expect(found).toEqual(checkRules(openAIChatRules, request));
+    expect(found.length).toBeGreaterThan(0);
+  });
+
   test("a request that is not an object with messages is checked in full", () => {
     const checker = new OpenAIRequestChecker();
     for (const request of [null, {}, { messages: "no" }]) expect(checker.check(openAIChatRules, request)).toEqual(checkRules(openAIChatRules, request));

@@ -35,6 +35,20 @@ interface Previous {
 export class OpenAIRequestChecker {
   #previous: Previous | undefined;
   readonly #callIds = new CallIdIndex();
+  /**
+   * The messages of the request checked last, copied into one array kept from check to check: the
+   * caller may change its request afterwards, and a new copy of a long request on every check would
+   * be garbage the next one.
+   */
+  readonly #messages: unknown[] = [];
+
+  /** `messages` copied into the kept array, whose first `from` are those messages already. */
+  #keep(messages: ReadonlyArray<unknown>, from: number): ReadonlyArray<unknown> {
+    const kept = this.#messages;
+    kept.length = Math.min(kept.length, messages.length);
+    for (let index = Math.min(from, kept.length); index < messages.length; index++) kept[index] = messages[index];
+    return kept;
+  }
 
   check(rules: ReadonlyArray<Rule<unknown>>, request: unknown, env: RuleEnv = {}): RuleViolation[] {
     const previous = this.#previous;
@@ -66,7 +80,7 @@ export class OpenAIRequestChecker {
       found.set(rule, merged);
       violations.push(...merged);
     }
-    this.#previous = { messages: messages.slice(), frozen: frozenPrefix(messages, previous, from), rules, model: env.model, found };
+    this.#previous = { messages: this.#keep(messages, from), frozen: frozenPrefix(messages, previous, from), rules, model: env.model, found };
     this.#callIds.indexTo(request, messages.length);
     return violations;
   }
