@@ -54,9 +54,11 @@ export async function libraryTurnBenchmark(subject: TurnSubject, options: Librar
   // The kept paths have built the history once before the first timed turn, as a running app has.
   if (options.variant !== "new pipeline") await pipeline.build(items, buildOptions);
 
-  // Only what the figures need is kept from each turn: a report kept for every turn would be assembled for each.
-  const requests: unknown[] = [];
-  const tokenCounts: number[] = [];
+  // Only what the figures need is kept from each turn, as an app keeps at most the request it sent
+  // last: every turn's request kept (10,000 messages each) would be old memory the collector walks
+  // in the timed turns, and a report kept for every turn would be assembled for each.
+  let previous: unknown;
+  const changed: boolean[] = [];
   let last: BuildResult<unknown> | undefined;
   const times = await timeTurns(
     Math.min(options.turns, subject.upcoming.length),
@@ -67,17 +69,20 @@ export async function libraryTurnBenchmark(subject: TurnSubject, options: Librar
       else items = importStoredMessages(stored);
       if (options.variant === "new pipeline") pipeline = libraryPipeline(options.compression);
       last = await pipeline.build(items, buildOptions);
-      requests.push(last.request);
-      tokenCounts.push(last.tokenCount);
     },
-    options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs },
+    {
+      ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
+      between: (turn) => {
+        if (last!.tokenCount > maxTokens) throw new Error(`ctxpipe sent ${last!.tokenCount} tokens over a budget of ${maxTokens}`);
+        changed.push(turn > 0 && windowChanged(previous, last!.request));
+        previous = last!.request;
+      },
+    },
   );
-  for (const tokens of tokenCounts) if (tokens > maxTokens) throw new Error(`ctxpipe sent ${tokens} tokens over a budget of ${maxTokens}`);
 
-  const moved = options.variant === "new pipeline" ? [] : times.filter((_, turn) => turn > 0 && windowChanged(requests[turn - 1], requests[turn]));
+  const moved = options.variant === "new pipeline" ? [] : times.filter((_, turn) => changed[turn]);
   let laterCutMove: LibraryTurnFigures["laterCutMove"];
   if (options.variant === "kept" && moved.length === 0) {
-    let previous = requests.at(-1);
     for (let turn = times.length; turn < Math.min(times.length + (options.untilCutMoves ?? 0), subject.upcoming.length); turn++) {
       const next = subject.upcoming[turn]!;
       stored.push(next);

@@ -18,19 +18,21 @@ export async function trimMessagesTurns(subject: TurnSubject, turns: number, bud
   const messages: BaseMessage[] = [new SystemMessage(AGENT_SYSTEM_PROMPT), ...toLangChainMessages(subject.history)];
   // The first call counts (and memoizes) every message of the history; it is not a turn.
   await baseline.trim(messages, subject.budgetTokens);
-  const results: BaseMessage[][] = [];
+  let trimmed: BaseMessage[] = [];
   const times = await timeTurns(
     Math.min(turns, subject.upcoming.length),
     async (turn) => {
       messages.push(toLangChainMessage(subject.upcoming[turn]!));
-      results.push(await baseline.trim(messages, subject.budgetTokens));
+      trimmed = await baseline.trim(messages, subject.budgetTokens);
     },
-    budgetMs === undefined ? {} : { budgetMs },
+    {
+      ...(budgetMs === undefined ? {} : { budgetMs }),
+      // Checked between the timed turns, so the check's counting is not timed; nothing kept past it.
+      between: () => {
+        const tokens = baseline.countTokens(trimmed);
+        if (tokens > subject.budgetTokens) throw new Error(`trimMessages kept ${tokens} tokens over a budget of ${subject.budgetTokens}`);
+      },
+    },
   );
-  // Checked after the timed turns, so the check's counting is not timed.
-  for (const trimmed of results) {
-    const tokens = baseline.countTokens(trimmed);
-    if (tokens > subject.budgetTokens) throw new Error(`trimMessages kept ${tokens} tokens over a budget of ${subject.budgetTokens}`);
-  }
   return { turns: turnFigures(times), rss: process.memoryUsage().rss };
 }

@@ -27,6 +27,31 @@ test("every turn runs in order, and each one's time is what its run took", async
   expect({ seen, times }).toEqual({ seen: [0, 1, 2, 3], times: [1, 2, 3, 4] });
 });
 
+test("what runs between turns is not timed, and the event loop turns before the next turn starts", async () => {
+  const clock = manualClock();
+  const order: string[] = [];
+  const times = await timeTurns(
+    3,
+    (turn) => {
+      order.push(`turn ${turn}`);
+      // A task queued by the turn runs before the next turn: the loop yields to the event loop.
+      setImmediate(() => order.push(`task of ${turn}`));
+      clock.advance(2);
+    },
+    {
+      now: clock.now,
+      between: (turn) => {
+        order.push(`between ${turn}`);
+        clock.advance(100);
+      },
+    },
+  );
+  expect({ times, order }).toEqual({
+    times: [2, 2, 2],
+    order: ["turn 0", "between 0", "task of 0", "turn 1", "between 1", "task of 1", "turn 2", "between 2", "task of 2"],
+  });
+});
+
 test("the budget stops new turns once spent, and the first turn always runs", async () => {
   const clock = manualClock();
   const spend = (milliseconds: number) => () => clock.advance(milliseconds);
