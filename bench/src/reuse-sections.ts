@@ -98,6 +98,7 @@ export class ReuseSections {
   async printLibrary(): Promise<void> {
     this.#log("   now: one pipeline, items kept between turns (the app keeps its imported items and appends the new message's)");
     this.#log("   the before rows: the same turn with the reuse defeated: items imported again from the stored messages (new objects), or a new pipeline too");
+    this.#log("   between two timed turns (of every row, trimMessages' too) the event loop runs once, untimed, as in an app while the model answers");
     for (const messages of [this.#small, this.#large]) {
       const subject = this.subject(messages);
       const peer = await this.#trimHeader(subject);
