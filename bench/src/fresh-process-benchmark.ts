@@ -4,6 +4,7 @@
 // text counted before is tokenized again; "without", the store's count methods are hidden (what a
 // fresh process paid before this issue).
 import type { FreshProcessReport, FreshProcessTask } from "./fresh-process-turn.js";
+import type { LogReadFloorReport, LogReadFloorTask } from "./log-read-floor.js";
 import { runBenchChild } from "./run-bench-child.js";
 
 export interface FreshProcessRun extends FreshProcessReport {
@@ -14,5 +15,11 @@ export interface FreshProcessRun extends FreshProcessReport {
 /** Runs one child process for `task`; rejects with its stderr when it fails. */
 export async function freshProcessTurn(task: FreshProcessTask): Promise<FreshProcessRun> {
   const { report, wallMs } = await runBenchChild<FreshProcessReport>("fresh-process-turn.ts", task);
+  return { ...report, wallMs };
+}
+
+/** Runs one child process that only reads and parses the log file (see log-read-floor.ts). */
+export async function logReadFloor(task: LogReadFloorTask): Promise<LogReadFloorReport & { readonly wallMs: number }> {
+  const { report, wallMs } = await runBenchChild<LogReadFloorReport>("log-read-floor.ts", task);
   return { ...report, wallMs };
 }

@@ -44,6 +44,11 @@ test("sections 9–12 print every row of issue 24 beside its defeated reuse and 
   };
   const [kept, fresh] = reload("e. PostgresStore");
   expect({ keptFewRows: kept![0]! <= 3, keptSame: kept![1], freshReadsAll: fresh![0]! >= fresh![2]! - 1, freshSame: fresh![1] }).toEqual({ keptFewRows: true, keptSame: 100, freshReadsAll: true, freshSame: 0 });
+  // Under the fresh process over JsonlStore, what reading and parsing its log alone costs a process: every line read.
+  const floor = lines.filter((line) => line.includes("floor: the log file read and parsed line by line"));
+  expect(floor).toHaveLength(1);
+  expect(floor[0]).toMatch(timed);
+  expect(Number(/ (\d[\d,]*) lines$/.exec(floor[0]!)?.[1]?.replaceAll(",", ""))).toBeGreaterThan(60);
   // A fresh process reads the counts the previous process persisted; with the count methods hidden it finds none.
   const records = lines.filter((line) => line.trimStart().startsWith("f. ") || line.includes("token counts hidden")).map((line) => Number(/ (\d[\d,]*)$/.exec(line)?.[1]?.replaceAll(",", "")));
   expect(records.map((count) => count > 0)).toEqual([true, false, true, false, true, false, true, false]);

@@ -11,8 +11,9 @@ import { PostgresStore } from "@ctxpipe/store/postgres";
 import { findPostgresBinaries } from "@ctxpipe/test-binaries";
 import { type PostgresTestServer, startPostgresServer } from "../../packages/store/src/postgres/__fixtures__/start-postgres-server.js";
 import { ChatLoop } from "../../packages/loop/src/index.js";
+import { conversationFileName } from "../../packages/store/src/jsonl/conversation-file-name.js";
 import { benchLoopOptions } from "./bench-loop-options.js";
-import { freshProcessTurn } from "./fresh-process-benchmark.js";
+import { freshProcessTurn, logReadFloor } from "./fresh-process-benchmark.js";
 import type { FreshProcessTask } from "./fresh-process-turn.js";
 import { type LibraryVariant, libraryTurnBenchmark } from "./library-turn-benchmark.js";
 import { libraryTurnInChild } from "./library-turn-in-child.js";
@@ -296,6 +297,21 @@ export class ReuseSections {
           this.#row(label, turn, peer, peak, `${formatMilliseconds(start).padStart(6)} ms  ${number(turnFigures(done.map((each) => each.countRecords)).median)}`);
         }
       }
+      if (conversation.task.kind === "jsonl") {
+        // The floor: the same log read and parsed by a process running no ctxpipe code.
+        const floors: Array<Awaited<ReturnType<typeof logReadFloor>>> = [];
+        for (let run = 0; run < this.#freshProcessRuns; run++) {
+          try {
+            floors.push(await logReadFloor({ file: join(conversation.task.directory, conversationFileName(conversation.conversationId)) }));
+          } catch (error) {
+            failures.push((error as Error).message.split("\n")[0] ?? String(error));
+          }
+        }
+        if (floors.length > 0) {
+          const records = turnFigures(floors.map((each) => each.records)).median;
+          this.#row("   floor: the log file read and parsed line by line, no ctxpipe code", turnFigures(floors.map((each) => each.turnMs)), peer, turnFigures(floors.map((each) => each.peakRss)).median, `${"".padStart(9)}  ${number(records)} lines`);
+        }
+      }
       for (const failure of [...new Set(failures)]) this.#log(`   ${kind} fresh process failed: ${failure}`);
       const store = conversation.openStore();
       try {
@@ -304,7 +320,8 @@ export class ReuseSections {
         await store.close();
       }
     }
-    this.#log("   RSS: the child's peak (VmHWM); start: Node, tsx, modules and the warm-up send, not in the turn's time");
+    this.#log("   RSS: the child's peak (VmHWM); start: Node, tsx, modules and the warm-up send, not in the turn's time;");
+    this.#log("   floor: a child that only reads the JSON-lines log (fs.readFile) and parses each line (JSON.parse), keeping the records");
   }
 
   /** Stops the PostgreSQL server and removes the temp dir. */
