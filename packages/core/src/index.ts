@@ -17,6 +17,8 @@ export { importMemoryChunks } from "./importers/import-memory-chunks.js";
 export { importOpenAIMessages, type ImportOpenAIMessagesOptions } from "./importers/import-openai-messages.js";
 export { importOpenAIResponsesItems, type ImportOpenAIResponsesItemsOptions } from "./importers/import-openai-responses-items.js";
 export { DEFAULT_STORED_MODE, importStoredMessages, storedMessageMode } from "./importers/import-stored-messages.js";
+export { frozenCopy } from "./model/frozen-copy.js";
+export { frozenItem } from "./model/frozen-item.js";
 export { isDeepFrozen } from "./model/is-deep-frozen.js";
 
 // Item model

@@ -2,7 +2,7 @@
 // that ran earlier in this stage) into one system message at the front, and decides what becomes of
 // the system messages stored in the conversation (storedSystemMessages).
 import { z } from "zod";
-import { frozenItem } from "../model/frozen-item.js";
+import { frozenMadeItem } from "../model/frozen-item.js";
 import { isBlank } from "../model/is-blank.js";
 import type { Item, ItemOf } from "../model/item.js";
 import { type Lane, laneOf } from "../pipeline/build-context.js";
@@ -132,5 +132,5 @@ export class InsertSystemPlugin implements PipelinePlugin {
 
 /** The system prompt's item, as the check after the tap keeps it (no parsed copy put in its place on every build). */
 function systemItem(text: string): ItemOf<"system"> {
-  return frozenItem<ItemOf<"system">>({ id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} });
+  return frozenMadeItem<ItemOf<"system">>({ id: SYSTEM_PROMPT_ID, type: "system", role: "system", text, metadata: {} });
 }

@@ -3,7 +3,7 @@
 // reject assistant prefill). A history that starts with the assistant gets a short user turn in front;
 // one that ends with the assistant (an answer, or a persisted error) gets a user turn asking to continue.
 // Thinking is the assistant's own reasoning, not a turn, so it is looked through.
-import { frozenItem } from "../../model/frozen-item.js";
+import { frozenMadeItem } from "../../model/frozen-item.js";
 import type { Item, ItemOf } from "../../model/item.js";
 import { notePrefix } from "../../pipeline/list-lineage.js";
 import type { StageContext } from "../../pipeline/stage-context.js";
@@ -29,7 +29,7 @@ function userItem(id: string, text: string): ItemOf<"user"> {
   const key = `${id}\u0000${text}`;
   let item = userItems.get(key);
   if (item === undefined) {
-    item = frozenItem<ItemOf<"user">>({ id, type: "user", role: "user", text, metadata: {} });
+    item = frozenMadeItem<ItemOf<"user">>({ id, type: "user", role: "user", text, metadata: {} });
     // Texts come from a plugin's options: a handful per process, unless options are made per build.
     if (userItems.size >= 64) userItems.clear();
     userItems.set(key, item);

@@ -5,7 +5,7 @@
 // - a result whose call is not in the context is dropped, or kept as user text by option;
 // - a call without a result gets a synthesized one saying so, or is stripped by option.
 // Calls are answered first unanswered call first, so a reused call id pairs in order.
-import { frozenItem } from "../../model/frozen-item.js";
+import { frozenMadeItem } from "../../model/frozen-item.js";
 import { isBlank } from "../../model/is-blank.js";
 import type { Item, ItemOf } from "../../model/item.js";
 import type { ToolCall } from "../../model/tool-call.js";
@@ -63,7 +63,7 @@ function synthesizedResult(assistant: Assistant, call: ToolCall, kind: "omitted"
   }
   let result = made.get(key);
   if (result === undefined) {
-    result = frozenItem<ToolResult>({ id, type: "tool-result", role: "tool", callId: call.id, toolName: call.name, output, isError: true, kind: call.kind, metadata: {} });
+    result = frozenMadeItem<ToolResult>({ id, type: "tool-result", role: "tool", callId: call.id, toolName: call.name, output, isError: true, kind: call.kind, metadata: {} });
     made.set(key, result);
   }
   return result;
